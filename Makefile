@@ -1,0 +1,51 @@
+# hdrslim — plain Makefile.  `make` builds ./hdrslim, `make check` runs every
+# test, `make asan` builds ./hdrslim-asan (ASan+UBSan) and runs the tests with
+# it, `make bench` runs the kernel-scale benchmarks, `make fuzz` the fuzzers.
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN    := -Wall -Wextra -Werror -std=c11 -D_GNU_SOURCE
+LIBS    := -lxxhash -lcjson -lpthread
+
+SRCS    := $(wildcard src/*.c)
+HDRS    := $(wildcard src/*.h)
+OBJS    := $(SRCS:src/%.c=build/%.o)
+AOBJS   := $(SRCS:src/%.c=build/asan/%.o)
+SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+all: hdrslim
+
+hdrslim: $(OBJS)
+	$(CC) $(CFLAGS) -o $@ $(OBJS) $(LIBS)
+
+build/%.o: src/%.c $(HDRS)
+	@mkdir -p build
+	$(CC) $(WARN) $(CFLAGS) -c -o $@ $<
+
+hdrslim-asan: $(AOBJS)
+	$(CC) $(SANFLAGS) -o $@ $(AOBJS) $(LIBS)
+
+build/asan/%.o: src/%.c $(HDRS)
+	@mkdir -p build/asan
+	$(CC) $(WARN) $(SANFLAGS) -c -o $@ $<
+
+check: hdrslim
+	HDRSLIM=$(CURDIR)/hdrslim tests/run
+
+asan: hdrslim-asan
+	HDRSLIM=$(CURDIR)/hdrslim-asan tests/run
+
+bench: hdrslim
+	scripts/bench
+
+verify-kernel: hdrslim
+	scripts/verify-kernel
+
+fuzz:
+	$(MAKE) -C fuzz run
+
+clean:
+	rm -rf build hdrslim hdrslim-asan
+	$(MAKE) -C fuzz clean 2>/dev/null || true
+
+.PHONY: all check asan bench verify-kernel fuzz clean

@@ -1,0 +1,335 @@
+/*
+ * cache.c — the on-disk facts cache.
+ *
+ * Layout (native endianness, every record 8-byte aligned):
+ *   header  { "HDRSLIMC", u32 version, u32 count, u64 payload_hash }
+ *   entries { u32 key_len, u32 facts_size, u64 size, mtime_ns, ino, hash,
+ *             key bytes (NUL-padded to 8), Facts block (facts_size bytes) }
+ * The payload hash covers everything after the header, so a truncated or
+ * damaged file is detected and ignored; each Facts block is also checked
+ * for internal consistency before it is handed out.
+ */
+#include "cache.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+typedef struct {
+	uint32_t key_len, facts_size;
+	uint64_t size, mtime_ns, ino, hash;
+} EntryHead;
+
+typedef struct {
+	const char *key;
+	uint32_t key_len;
+	uint64_t size, mtime_ns, ino, hash;
+	const Facts *facts;
+	bool kept;
+} Entry;
+
+struct Cache {
+	char *path;
+	char *data; /* loaded file */
+	Entry *loaded;
+	int nloaded;
+	uint32_t *by_key, *by_hash; /* open addressing: entry index + 1 */
+	uint32_t mask;
+	pthread_mutex_t lock;
+	VEC(Entry) added;
+	int kept;
+	bool disabled;
+};
+
+#define MAGIC "HDRSLIMC"
+
+static uint64_t key_hash(const char *k, size_t n)
+{
+	return hash_bytes(k, n);
+}
+
+static char *cache_dir(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	if (xdg && xdg[0] == '/')
+		return xasprintf("%s/hdrslim", xdg);
+	const char *home = getenv("HOME");
+	if (!home || home[0] != '/')
+		return NULL;
+	return xasprintf("%s/.cache/hdrslim", home);
+}
+
+static char *cache_file_for(const char *root_abs)
+{
+	char *dir = cache_dir();
+	if (!dir)
+		return NULL;
+	char *p = xasprintf("%s/%016llx-v%d.facts", dir,
+			    (unsigned long long)hash_bytes(root_abs, strlen(root_abs)), FACTS_VERSION);
+	free(dir);
+	return p;
+}
+
+static bool facts_valid(const Facts *f, uint32_t size)
+{
+	if (f->size != size || size < sizeof(Facts))
+		return false;
+	uint64_t need = sizeof(Facts) + (uint64_t)f->ndirs * sizeof(Directive) + f->strs_len;
+	if (need > size || f->strs_len == 0 || f->nerrors > FACTS_MAX_ERRORS)
+		return false;
+	const char *strs = facts_strs(f);
+	if (strs[f->strs_len - 1] != 0)
+		return false;
+	const Directive *d = facts_dirs(f);
+	for (uint32_t i = 0; i < f->ndirs; i++) {
+		if ((uint64_t)d[i].name_off + d[i].name_len >= f->strs_len ||
+		    (uint64_t)d[i].text_off + d[i].text_len >= f->strs_len ||
+		    (uint64_t)d[i].args_off + d[i].args_len >= f->strs_len ||
+		    d[i].next < -1 || d[i].next > (int32_t)f->ndirs || d[i].kind > D_ERROR)
+			return false;
+	}
+	if (f->guard >= (int32_t)f->ndirs ||
+	    (uint64_t)f->guard_name_off + f->guard_name_len >= f->strs_len)
+		return false;
+	return true;
+}
+
+static void index_entries(Cache *c)
+{
+	uint32_t cap = 1024;
+	while (cap < (uint32_t)c->nloaded * 2 + 2)
+		cap *= 2;
+	c->mask = cap - 1;
+	c->by_key = xcalloc(cap, sizeof(uint32_t));
+	c->by_hash = xcalloc(cap, sizeof(uint32_t));
+	for (int i = 0; i < c->nloaded; i++) {
+		Entry *e = &c->loaded[i];
+		uint32_t h = (uint32_t)key_hash(e->key, e->key_len) & c->mask;
+		while (c->by_key[h])
+			h = (h + 1) & c->mask;
+		c->by_key[h] = (uint32_t)i + 1;
+		h = (uint32_t)e->hash & c->mask;
+		while (c->by_hash[h])
+			h = (h + 1) & c->mask;
+		c->by_hash[h] = (uint32_t)i + 1;
+	}
+}
+
+static void load(Cache *c)
+{
+	int fd = open(c->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	struct stat st;
+	if (fstat(fd, &st) < 0 || st.st_size < 24 || (uint64_t)st.st_size > (8ull << 30)) {
+		close(fd);
+		return;
+	}
+	size_t len = (size_t)st.st_size;
+	char *data = xmalloc(len);
+	size_t got = 0;
+	while (got < len) {
+		ssize_t r = read(fd, data + got, len - got);
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	uint32_t version, count;
+	uint64_t payload_hash;
+	memcpy(&version, data + 8, 4);
+	memcpy(&count, data + 12, 4);
+	memcpy(&payload_hash, data + 16, 8);
+	if (got != len || memcmp(data, MAGIC, 8) != 0 || version != FACTS_VERSION ||
+	    hash_bytes(data + 24, len - 24) != payload_hash || count > len / sizeof(EntryHead)) {
+		free(data);
+		return;
+	}
+	Entry *entries = xcalloc(count ? count : 1, sizeof(Entry));
+	size_t off = 24;
+	for (uint32_t i = 0; i < count; i++) {
+		if (off + sizeof(EntryHead) > len)
+			goto bad;
+		EntryHead h;
+		memcpy(&h, data + off, sizeof(h));
+		off += sizeof(h);
+		size_t kpad = ((size_t)h.key_len + 1 + 7) & ~(size_t)7;
+		if (off + kpad + h.facts_size > len || (h.facts_size & 7))
+			goto bad;
+		entries[i] = (Entry){.key = data + off, .key_len = h.key_len, .size = h.size,
+				     .mtime_ns = h.mtime_ns, .ino = h.ino, .hash = h.hash};
+		off += kpad;
+		const Facts *f = (const Facts *)(data + off);
+		if (!facts_valid(f, h.facts_size))
+			goto bad;
+		entries[i].facts = f;
+		off += h.facts_size;
+	}
+	c->data = data;
+	c->loaded = entries;
+	c->nloaded = (int)count;
+	index_entries(c);
+	return;
+bad:
+	free(entries);
+	free(data);
+}
+
+Cache *cache_open(const char *root_abs)
+{
+	Cache *c = xcalloc(1, sizeof(*c));
+	pthread_mutex_init(&c->lock, NULL);
+	c->path = cache_file_for(root_abs);
+	if (!c->path) {
+		c->disabled = true;
+		return c;
+	}
+	load(c);
+	return c;
+}
+
+const char *cache_path(const Cache *c)
+{
+	return c->path ? c->path : "(none)";
+}
+
+const Facts *cache_by_stat(const Cache *c, const char *key, uint64_t size,
+			   uint64_t mtime_ns, uint64_t ino, uint64_t *hash)
+{
+	if (!c->nloaded)
+		return NULL;
+	size_t n = strlen(key);
+	for (uint32_t h = (uint32_t)key_hash(key, n) & c->mask; c->by_key[h]; h = (h + 1) & c->mask) {
+		Entry *e = &c->loaded[c->by_key[h] - 1];
+		if (e->key_len == n && memcmp(e->key, key, n) == 0) {
+			if (e->size != size || e->mtime_ns != mtime_ns || e->ino != ino)
+				return NULL;
+			*hash = e->hash;
+			return e->facts;
+		}
+	}
+	return NULL;
+}
+
+const Facts *cache_by_hash(const Cache *c, uint64_t hash)
+{
+	if (!c->nloaded)
+		return NULL;
+	for (uint32_t h = (uint32_t)hash & c->mask; c->by_hash[h]; h = (h + 1) & c->mask) {
+		Entry *e = &c->loaded[c->by_hash[h] - 1];
+		if (e->hash == hash)
+			return e->facts;
+	}
+	return NULL;
+}
+
+void cache_put(Cache *c, const char *key, uint64_t size, uint64_t mtime_ns,
+	       uint64_t ino, uint64_t hash, const Facts *f)
+{
+	if (c->disabled)
+		return;
+	size_t n = strlen(key);
+	if (c->nloaded) {
+		for (uint32_t h = (uint32_t)key_hash(key, n) & c->mask; c->by_key[h]; h = (h + 1) & c->mask) {
+			Entry *e = &c->loaded[c->by_key[h] - 1];
+			if (e->key_len == n && memcmp(e->key, key, n) == 0) {
+				if (e->size == size && e->mtime_ns == mtime_ns && e->ino == ino &&
+				    e->hash == hash && e->facts == f) {
+					pthread_mutex_lock(&c->lock);
+					if (!e->kept)
+						e->kept = true, c->kept++;
+					pthread_mutex_unlock(&c->lock);
+					return;
+				}
+				break;
+			}
+		}
+	}
+	pthread_mutex_lock(&c->lock);
+	Entry e = {.key = xstrndup(key, n), .key_len = (uint32_t)n, .size = size,
+		   .mtime_ns = mtime_ns, .ino = ino, .hash = hash, .facts = f};
+	vec_push(&c->added, e);
+	pthread_mutex_unlock(&c->lock);
+}
+
+static bool write_all(FILE *fp, const void *p, size_t n)
+{
+	return fwrite(p, 1, n, fp) == n;
+}
+
+static void write_entry(StrBuf *sb, const Entry *e)
+{
+	EntryHead h = {e->key_len, e->facts->size, e->size, e->mtime_ns, e->ino, e->hash};
+	sb_add(sb, (const char *)&h, sizeof(h));
+	sb_add(sb, e->key, e->key_len);
+	static const char zeros[8];
+	size_t kpad = ((size_t)e->key_len + 1 + 7) & ~(size_t)7;
+	sb_add(sb, zeros, kpad - e->key_len);
+	sb_add(sb, (const char *)e->facts, e->facts->size);
+}
+
+void cache_save(Cache *c)
+{
+	if (c->disabled || (!c->added.n && c->kept == c->nloaded))
+		return;
+	StrBuf sb = {0};
+	uint32_t count = 0;
+	for (int i = 0; i < c->nloaded; i++)
+		if (c->loaded[i].kept)
+			write_entry(&sb, &c->loaded[i]), count++;
+	for (int i = 0; i < c->added.n; i++)
+		write_entry(&sb, &c->added.v[i]), count++;
+	char *dir = cache_dir();
+	if (dir) {
+		char *parent = path_dirname(dir);
+		mkdir(parent, 0755);
+		mkdir(dir, 0755);
+		free(parent);
+		free(dir);
+	}
+	char *tmp = xasprintf("%s.tmp.%d", c->path, (int)getpid());
+	FILE *fp = fopen(tmp, "wb");
+	uint64_t ph = hash_bytes(sb.buf ? sb.buf : "", sb.len);
+	uint32_t version = FACTS_VERSION;
+	bool ok = fp && write_all(fp, MAGIC, 8) && write_all(fp, &version, 4) &&
+		  write_all(fp, &count, 4) && write_all(fp, &ph, 8) &&
+		  write_all(fp, sb.buf ? sb.buf : "", sb.len);
+	if (fp && fclose(fp) != 0)
+		ok = false;
+	if (!ok || rename(tmp, c->path) != 0) {
+		warn_at(c->path, 0, "cannot write the cache: %s", strerror(errno));
+		unlink(tmp);
+	}
+	free(tmp);
+	free(sb.buf);
+}
+
+void cache_free(Cache *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < c->added.n; i++)
+		free((char *)c->added.v[i].key);
+	vec_free(&c->added);
+	free(c->loaded);
+	free(c->by_key);
+	free(c->by_hash);
+	free(c->data);
+	free(c->path);
+	free(c);
+}
+
+int cache_clear(const char *root_abs)
+{
+	char *p = cache_file_for(root_abs);
+	int r = p ? unlink(p) : -1;
+	free(p);
+	return r;
+}

@@ -1,0 +1,43 @@
+/*
+ * cache.h — per-file facts kept between runs, keyed by content hash.
+ *
+ * Like git's index, an entry also remembers the file's size, mtime and
+ * inode, so an unchanged file is recognised by stat() alone and never
+ * read.  A changed stat with the same content hash still reuses the facts.
+ * The cache is one file per tree under $XDG_CACHE_HOME/hdrslim (or
+ * ~/.cache/hdrslim), read whole at start and replaced atomically
+ * (write to a temporary file, rename) at the end when anything changed.
+ * A cache that is unreadable, truncated or from another version is
+ * ignored, never trusted.
+ */
+#ifndef HDRSLIM_CACHE_H
+#define HDRSLIM_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "facts.h"
+
+typedef struct Cache Cache;
+
+/* Opens (and loads) the cache for the tree at root_abs.  Never fails:
+ * returns an empty cache when there is none. */
+Cache *cache_open(const char *root_abs);
+const char *cache_path(const Cache *c);
+
+/* Facts for the file at key when its stat matches; sets *hash. */
+const Facts *cache_by_stat(const Cache *c, const char *key, uint64_t size,
+			   uint64_t mtime_ns, uint64_t ino, uint64_t *hash);
+/* Facts of a file with this content hash, if any file had it. */
+const Facts *cache_by_hash(const Cache *c, uint64_t hash);
+
+/* Records the facts of a file for the next run (thread-safe). */
+void cache_put(Cache *c, const char *key, uint64_t size, uint64_t mtime_ns,
+	       uint64_t ino, uint64_t hash, const Facts *f);
+/* Writes the cache if anything changed.  Errors are warnings. */
+void cache_save(Cache *c);
+void cache_free(Cache *c);
+/* Deletes the cache file of the tree at root_abs. */
+int cache_clear(const char *root_abs);
+
+#endif

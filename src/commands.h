@@ -1,0 +1,12 @@
+/*
+ * commands.h — the subcommands, one file each (cmd_<name>.c), dispatched
+ * from the table in main.c.  Each returns the process exit status.
+ */
+#ifndef HDRSLIM_COMMANDS_H
+#define HDRSLIM_COMMANDS_H
+
+int cmd_deps(int argc, char **argv);
+int cmd_cost(int argc, char **argv);
+int cmd_why(int argc, char **argv);
+
+#endif

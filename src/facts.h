@@ -1,0 +1,110 @@
+/*
+ * facts.h — what one pass over one file learns about it: its preprocessor
+ * directives (in order, with their text), how its conditional groups nest,
+ * its include guard, its length in lines and any structural error.
+ *
+ * Facts about a file never depend on another file, so files are lexed in
+ * parallel and the facts are cached by content hash.  A Facts is one
+ * contiguous, pointer-free block (offsets only), so the cache stores it
+ * byte for byte and maps it back without parsing.
+ */
+#ifndef HDRSLIM_FACTS_H
+#define HDRSLIM_FACTS_H
+
+#include <stdint.h>
+
+enum DirKind {
+	D_INCLUDE,
+	D_INCLUDE_NEXT,
+	D_DEFINE,
+	D_UNDEF,
+	D_IF,
+	D_IFDEF,
+	D_IFNDEF,
+	D_ELIF,
+	D_ELIFDEF,
+	D_ELIFNDEF,
+	D_ELSE,
+	D_ENDIF,
+	D_PRAGMA_ONCE,
+	D_ERROR,
+};
+
+enum DirFlags {
+	DF_ANGLED = 1,   /* include <x.h> */
+	DF_QUOTED = 2,   /* include "x.h" */
+	DF_COMPUTED = 4, /* include MACRO: text holds the tokens */
+	DF_FUNCLIKE = 8, /* define NAME(params) */
+	DF_BADNAME = 16, /* directive that needs a name has none */
+};
+
+typedef struct {
+	uint8_t kind, flags;
+	uint16_t reserved;
+	uint32_t line;
+	uint32_t name_off, name_len; /* macro name, or header name of an include */
+	uint32_t text_off, text_len; /* define body, #if expression, computed include */
+	uint32_t args_off, args_len; /* parameters of a function-like define */
+	/* Conditional structure: for if, ifdef, ifndef, elif* and else, the index of
+	 * the next directive of the same group (elif/else/endif), or ndirs when
+	 * the group is never closed; for endif, the index of its opening if. */
+	int32_t next;
+} Directive;
+
+enum FactsError {
+	FE_NONE,
+	FE_UNTERMINATED_COMMENT,
+	FE_UNTERMINATED_IF,
+	FE_ENDIF_WITHOUT_IF,
+	FE_ELSE_WITHOUT_IF,
+	FE_ELSE_AFTER_ELSE,
+	FE_NUL,
+	FE_UNTERMINATED_STRING,
+};
+
+#define FACTS_VERSION 3
+#define FACTS_MAX_ERRORS 4
+
+typedef struct {
+	uint8_t kind;
+	uint8_t pad[3];
+	uint32_t line;
+} FactsError;
+
+typedef struct {
+	uint32_t size;   /* bytes of the whole block, header included */
+	uint32_t ndirs;
+	uint32_t strs_len;
+	uint32_t lines;  /* physical lines */
+	int32_t guard;   /* index of the guard's opening #ifndef, or -1 */
+	uint32_t guard_name_off, guard_name_len;
+	uint8_t pragma_once;
+	uint8_t nerrors;
+	uint8_t pad[2];
+	FactsError errors[FACTS_MAX_ERRORS];
+	/* followed by Directive dirs[ndirs], then char strs[strs_len] */
+} Facts;
+
+static inline Directive *facts_dirs(const Facts *f)
+{
+	return (Directive *)(f + 1);
+}
+
+static inline const char *facts_strs(const Facts *f)
+{
+	return (const char *)(facts_dirs(f) + f->ndirs);
+}
+
+static inline const char *facts_name(const Facts *f, const Directive *d)
+{
+	return facts_strs(f) + d->name_off;
+}
+
+static inline const char *facts_text(const Facts *f, const Directive *d)
+{
+	return facts_strs(f) + d->text_off;
+}
+
+const char *facts_error_text(int kind);
+
+#endif

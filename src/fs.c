@@ -1,0 +1,382 @@
+/*
+ * fs.c — listing the tree, finding files, reading and lexing them.
+ *
+ * Files are read with read() into one reusable buffer per thread rather
+ * than mmap()ed: most sources are a few KiB, and a read is one copy from
+ * the page cache with no mapping to set up and tear down per file.
+ * Lexing runs on all cores; each worker takes the next file id from an
+ * atomic counter, so there is nothing to balance by hand.
+ */
+#include "fs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "lex.h"
+
+void fs_init(FileTable *ft, const char *root_abs)
+{
+	memset(ft, 0, sizeof(*ft));
+	ft->keys = interner_new();
+	ft->root = xstrdup(root_abs);
+	path_normalize(ft->root);
+	ft->root_len = strlen(ft->root);
+}
+
+void fs_free(FileTable *ft)
+{
+	for (int i = 0; i < ft->nfiles; i++)
+		if (ft->files[i].facts_owned)
+			free(ft->files[i].facts);
+	free(ft->files);
+	free(ft->file_of_key);
+	free(ft->root);
+	interner_free(ft->keys);
+	if (ft->cache)
+		cache_free(ft->cache);
+}
+
+static int *key_slot(FileTable *ft, int key)
+{
+	if (key >= ft->cap_keys) {
+		int cap = ft->cap_keys ? ft->cap_keys : 4096;
+		while (cap <= key)
+			cap *= 2;
+		ft->file_of_key = xrealloc(ft->file_of_key, (size_t)cap * sizeof(int));
+		for (int i = ft->cap_keys; i < cap; i++)
+			ft->file_of_key[i] = -1;
+		ft->cap_keys = cap;
+	}
+	return &ft->file_of_key[key];
+}
+
+/* Interns an already normalised path, making it tree-relative if inside. */
+static int key_of_normalized(FileTable *ft, const char *p)
+{
+	if (p[0] == '/' && path_has_prefix(p, ft->root)) {
+		const char *rel = p + ft->root_len;
+		if (ft->root_len == 1)
+			rel = p; /* root "/" */
+		while (*rel == '/')
+			rel++;
+		return intern_cstr(ft->keys, *rel ? rel : ".");
+	}
+	if (p[0] != '/' && p[0] == '.' && p[1] == '.' && (p[2] == '/' || !p[2])) {
+		char *abs = path_join(ft->root, p);
+		int k = key_of_normalized(ft, abs);
+		free(abs);
+		return k;
+	}
+	return intern_cstr(ft->keys, p);
+}
+
+int fs_key(FileTable *ft, const char *path)
+{
+	char *p = xstrdup(path);
+	path_normalize(p);
+	int k = key_of_normalized(ft, p);
+	free(p);
+	return k;
+}
+
+int fs_key_join(FileTable *ft, int dir_key, const char *name)
+{
+	if (name[0] == '/' || dir_key < 0)
+		return fs_key(ft, name);
+	char *p = path_join(intern_str(ft->keys, dir_key), name);
+	int k = key_of_normalized(ft, p);
+	free(p);
+	return k;
+}
+
+const char *fs_keystr(const FileTable *ft, int key)
+{
+	return intern_str(ft->keys, key);
+}
+
+char *fs_abspath(const FileTable *ft, int key)
+{
+	const char *k = intern_str(ft->keys, key);
+	if (k[0] == '/')
+		return xstrdup(k);
+	return path_join(ft->root, k);
+}
+
+int fs_add(FileTable *ft, int key, uint8_t flags)
+{
+	int *slot = key_slot(ft, key);
+	if (*slot >= 0) {
+		ft->files[*slot].flags |= flags;
+		return *slot;
+	}
+	if (ft->nfiles == ft->cap) {
+		ft->cap = ft->cap ? ft->cap * 2 : 4096;
+		ft->files = xrealloc(ft->files, (size_t)ft->cap * sizeof(File));
+	}
+	int id = ft->nfiles++;
+	File *f = &ft->files[id];
+	memset(f, 0, sizeof(*f));
+	f->key = key;
+	f->flags = flags;
+	char *d = path_dirname(intern_str(ft->keys, key));
+	f->dir = intern_cstr(ft->keys, d);
+	free(d);
+	slot = key_slot(ft, key); /* interning may have grown nothing here, but be safe */
+	*slot = id;
+	return id;
+}
+
+/* Directories the walk listed completely: a miss under them is final. */
+static uint8_t *walked;
+static int cap_walked;
+
+static void mark_walked(int key)
+{
+	if (key >= cap_walked) {
+		int cap = cap_walked ? cap_walked : 4096;
+		while (cap <= key)
+			cap *= 2;
+		walked = xrealloc(walked, (size_t)cap);
+		memset(walked + cap_walked, 0, (size_t)(cap - cap_walked));
+		cap_walked = cap;
+	}
+	walked[key] = 1;
+}
+
+int fs_probe(FileTable *ft, int key)
+{
+	int *slot = key_slot(ft, key);
+	if (*slot >= 0)
+		return ft->files[*slot].flags & F_DIR ? -1 : *slot;
+	if (*slot == -2)
+		return -1;
+	const char *k = intern_str(ft->keys, key);
+	if (k[0] != '/') {
+		const char *slash = strrchr(k, '/');
+		int dk = slash ? intern_find(ft->keys, k, (size_t)(slash - k)) : intern_find(ft->keys, ".", 1);
+		if (dk >= 0 && dk < cap_walked && walked[dk]) {
+			*key_slot(ft, key) = -2;
+			return -1;
+		}
+	}
+	char *abs = fs_abspath(ft, key);
+	struct stat st;
+	int r = stat(abs, &st);
+	free(abs);
+	if (r < 0 || !S_ISREG(st.st_mode)) {
+		*key_slot(ft, key) = -2;
+		return -1;
+	}
+	return fs_add(ft, key, 0);
+}
+
+/* ---- the walk ---- */
+
+static bool excluded_dir(const char *rel, const char *const *exclude)
+{
+	for (int i = 0; exclude && exclude[i]; i++)
+		if (path_has_prefix(rel, exclude[i]))
+			return true;
+	return false;
+}
+
+static void walk_dir(FileTable *ft, int dirfd, const char *rel, bool excluded,
+		     const char *const *exclude, int depth)
+{
+	DIR *d = fdopendir(dirfd);
+	if (!d) {
+		close(dirfd);
+		warn_at(rel, 0, "cannot list directory: %s", strerror(errno));
+		return;
+	}
+	mark_walked(intern_cstr(ft->keys, rel));
+	struct dirent *e;
+	StrBuf path = {0};
+	while ((e = readdir(d))) {
+		const char *n = e->d_name;
+		if (n[0] == '.' && (!n[1] || (n[1] == '.' && !n[2])))
+			continue;
+		if (!strcmp(n, ".git") || !strcmp(n, ".hg") || !strcmp(n, ".svn"))
+			continue;
+		path.len = 0;
+		if (strcmp(rel, "."))
+			sb_adds(&path, rel), sb_addc(&path, '/');
+		sb_adds(&path, n);
+		int type = e->d_type;
+		if (type == DT_UNKNOWN || type == DT_LNK) {
+			struct stat st;
+			if (fstatat(dirfd, n, &st, 0) < 0)
+				continue; /* dangling link, or a loop: ELOOP */
+			if (type == DT_LNK && S_ISDIR(st.st_mode))
+				continue; /* symlinked directories are not followed */
+			type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+		}
+		if (type == DT_DIR) {
+			if (depth > 64)
+				continue;
+			int fd = openat(dirfd, n, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+			if (fd < 0)
+				continue;
+			char *sub = xstrdup(sb_str(&path));
+			bool ex = excluded || excluded_dir(sub, exclude);
+			walk_dir(ft, fd, sub, ex, exclude, depth + 1);
+			free(sub);
+		} else if (type == DT_REG) {
+			int key = intern(ft->keys, path.buf, path.len);
+			fs_add(ft, key, F_IN_TREE | (excluded ? F_EXCLUDED : 0));
+		}
+	}
+	free(path.buf);
+	closedir(d);
+}
+
+void fs_walk(FileTable *ft, const char *const *exclude)
+{
+	int fd = open(ft->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		die("%s: cannot open directory: %s", ft->root, strerror(errno));
+	walk_dir(ft, fd, ".", false, exclude, 0);
+}
+
+/* ---- reading and lexing ---- */
+
+typedef struct {
+	char *buf;
+	size_t cap;
+	LexScratch scratch;
+} Worker;
+
+static void load_file(FileTable *ft, int id, Worker *w)
+{
+	File *f = &ft->files[id];
+	if (f->facts || (f->flags & F_READ_ERROR))
+		return;
+	const char *key = intern_str(ft->keys, f->key);
+	char *abs = fs_abspath(ft, f->key);
+	int fd = open(abs, O_RDONLY | O_CLOEXEC);
+	free(abs);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		f->flags |= F_READ_ERROR;
+		return;
+	}
+	f->size = (uint64_t)st.st_size;
+	f->mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec;
+	f->ino = (uint64_t)st.st_ino;
+	f->stat_ok = true;
+	if (ft->cache) {
+		const Facts *cf = cache_by_stat(ft->cache, key, f->size, f->mtime_ns, f->ino, &f->hash);
+		if (cf) {
+			close(fd);
+			f->facts = (Facts *)cf;
+			__atomic_add_fetch(&ft->cache_hits, 1, __ATOMIC_RELAXED);
+			cache_put(ft->cache, key, f->size, f->mtime_ns, f->ino, f->hash, cf);
+			return;
+		}
+	}
+	if (f->size + 1 > w->cap) {
+		w->cap = f->size + 1 > 65536 ? f->size + 1 : 65536;
+		free(w->buf);
+		w->buf = xmalloc(w->cap);
+	}
+	size_t got = 0;
+	while (got < f->size) {
+		ssize_t r = read(fd, w->buf + got, f->size - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	if (got != f->size) {
+		f->flags |= F_READ_ERROR;
+		return;
+	}
+	w->buf[got] = 0;
+	f->hash = hash_bytes(w->buf, got);
+	__atomic_add_fetch(&ft->bytes_read, got, __ATOMIC_RELAXED);
+	const Facts *cf = ft->cache ? cache_by_hash(ft->cache, f->hash) : NULL;
+	if (cf) {
+		f->facts = (Facts *)cf;
+		__atomic_add_fetch(&ft->cache_hits, 1, __ATOMIC_RELAXED);
+	} else {
+		f->facts = lex_file(w->buf, got, &w->scratch);
+		f->facts_owned = true;
+		__atomic_add_fetch(&ft->lexed, 1, __ATOMIC_RELAXED);
+	}
+	if (ft->cache)
+		cache_put(ft->cache, key, f->size, f->mtime_ns, f->ino, f->hash, f->facts);
+}
+
+static Worker main_worker;
+
+Facts *fs_facts(FileTable *ft, int id)
+{
+	File *f = &ft->files[id];
+	if (!f->facts && !(f->flags & F_READ_ERROR))
+		load_file(ft, id, &main_worker);
+	if (!f->facts && !(f->flags & F_REPORTED)) {
+		f->flags |= F_REPORTED;
+		diag(intern_str(ft->keys, f->key), 0, "cannot read file: %s",
+		     errno ? strerror(errno) : "read error");
+	}
+	return f->facts;
+}
+
+typedef struct {
+	FileTable *ft;
+	const int *files;
+	int n;
+	int next;
+} LexJob;
+
+static void *lex_worker(void *arg)
+{
+	LexJob *job = arg;
+	Worker w = {0};
+	for (;;) {
+		int i = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
+		if (i >= job->n)
+			break;
+		load_file(job->ft, job->files[i], &w);
+	}
+	free(w.buf);
+	lex_scratch_free(&w.scratch);
+	return NULL;
+}
+
+void fs_lex_all(FileTable *ft, const int *files, int n, int threads)
+{
+	LexJob job = {ft, files, n, 0};
+	if (threads < 1)
+		threads = 1;
+	pthread_t tid[64];
+	int started = 0;
+	for (int t = 1; t < threads && t < 64; t++)
+		if (pthread_create(&tid[started], NULL, lex_worker, &job) == 0)
+			started++;
+	lex_worker(&job);
+	for (int t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+}
+
+void fs_report_errors(FileTable *ft, int id)
+{
+	File *f = &ft->files[id];
+	if (!f->facts || (f->flags & F_REPORTED))
+		return;
+	f->flags |= F_REPORTED;
+	for (int i = 0; i < f->facts->nerrors; i++)
+		diag(intern_str(ft->keys, f->key), f->facts->errors[i].line, "%s",
+		     facts_error_text(f->facts->errors[i].kind));
+}

@@ -1,0 +1,89 @@
+/*
+ * fs.h — the file table: every file a run knows about, named by an
+ * interned path key and a dense file id.
+ *
+ * A key is the lexically normalised path, relative to the tree root when
+ * the file is inside the tree and absolute otherwise; it is also what the
+ * user sees.  The tree is listed once (fs_walk); files outside it (system
+ * headers, a build directory) are found by stat() on demand, with misses
+ * remembered.  Facts are filled in by fs_lex_all / fs_facts, in parallel,
+ * from the cache when a file's size, mtime and inode are unchanged.
+ */
+#ifndef HDRSLIM_FS_H
+#define HDRSLIM_FS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "facts.h"
+#include "intern.h"
+#include "util.h"
+
+enum FileFlags {
+	F_IN_TREE = 1,   /* listed by the tree walk */
+	F_EXCLUDED = 2,  /* under a directory kept out of the file set */
+	F_READ_ERROR = 4,
+	F_REPORTED = 8,  /* its lexing errors have been reported */
+	F_DIR = 16,      /* a directory (kept for existence checks) */
+};
+
+typedef struct {
+	int key;         /* interned path key */
+	int dir;         /* key of its directory */
+	uint8_t flags;
+	bool stat_ok;
+	uint64_t size, mtime_ns, ino;
+	uint64_t hash;
+	Facts *facts;    /* NULL until lexed */
+	bool facts_owned;
+} File;
+
+typedef struct Cache Cache;
+
+typedef struct {
+	Interner *keys;
+	File *files;
+	int nfiles, cap;
+	int *file_of_key;   /* key -> file id, -1 none, -2 known missing */
+	int cap_keys;
+	char *root;         /* absolute tree root */
+	size_t root_len;
+	Cache *cache;
+	/* stats */
+	int lexed, cache_hits;
+	uint64_t bytes_read;
+} FileTable;
+
+void fs_init(FileTable *ft, const char *root_abs);
+void fs_free(FileTable *ft);
+
+/* The key of a path given relative to cwd-independent absolute form or
+ * relative to the tree root.  `abs_or_rel` absolute: converted to a
+ * tree-relative key when inside the tree. */
+int fs_key(FileTable *ft, const char *path);
+/* Key of dir/name, normalised. dir is a key (or -1 for none). */
+int fs_key_join(FileTable *ft, int dir_key, const char *name);
+const char *fs_keystr(const FileTable *ft, int key);
+/* An absolute path for a key (malloc'd). */
+char *fs_abspath(const FileTable *ft, int key);
+
+/* File id for key if the file exists (stat on demand), else -1. */
+int fs_probe(FileTable *ft, int key);
+/* File id for key, whether or not it exists (for named inputs). */
+int fs_add(FileTable *ft, int key, uint8_t flags);
+
+/* Lists the tree: every regular file under root, except .git and the like;
+ * files under any of `exclude` (tree-relative dirs) get F_EXCLUDED.
+ * Symlinked directories are not followed (no loops). */
+void fs_walk(FileTable *ft, const char *const *exclude);
+
+/* Makes sure the file's facts are present (reading and lexing it).
+ * Returns NULL when it cannot be read (reported once). */
+Facts *fs_facts(FileTable *ft, int file);
+/* Lexes the given files in parallel on `threads` threads. */
+void fs_lex_all(FileTable *ft, const int *files, int n, int threads);
+
+/* Reports each file's lexing errors once, as diagnostics. */
+void fs_report_errors(FileTable *ft, int file);
+
+#endif

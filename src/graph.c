@@ -1,0 +1,598 @@
+/*
+ * graph.c — the union-mode include graph.
+ *
+ * Per file, one pass over its directives with a stack of three-valued
+ * branch states: a branch is TRUE, FALSE or UNKNOWN; FALSE branches are
+ * jumped over through the lexer's `next` links; an #elif/#else after an
+ * UNKNOWN branch is itself at best UNKNOWN, and after a TRUE one FALSE.
+ * The include guard's own #ifndef counts as TRUE.  Macros the file itself
+ * defines at top level are known inside the same file (a computed include
+ * usually names a macro defined just above it); a define under an unknown
+ * branch makes its macro unknown.
+ */
+#include "graph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "macro.h"
+
+enum { E_NEEDS_CTX = 1, E_COMPUTED_UNKNOWN = 2 };
+#define FOUND_UNSET (-100)
+
+typedef struct {
+	int to;
+	int dir;
+	int found_at;
+	uint8_t flags;
+} GEdge;
+
+typedef struct {
+	int *first; /* per file id: first edge, -1 not computed */
+	int *count;
+	int *found_at;
+	int cap;
+	VEC(GEdge) edges;
+	int prelude_ctx;
+} Base;
+
+typedef struct {
+	int chain, file, k; /* chain -1: empty */
+	int to, found_at;
+} Override;
+
+struct Graph {
+	Config *cfg;
+	FileTable *ft;
+	IncPath *ip;
+	Base *bases;
+	int nbases;
+	MacroTable mt;
+	Override *ov;
+	uint32_t ov_mask, ov_used;
+	IntVec *ctx_forced; /* per ctx: resolved forced include file ids */
+	int nctx_forced;
+	int cur_chain, cur_file, cur_found_at;
+	GraphStats stats;
+};
+
+static int base_of(const Graph *g, int chain)
+{
+	int b = g->cfg->chains.v[chain].base;
+	return b >= 0 ? b : chain;
+}
+
+static void base_grow(Graph *g, Base *b)
+{
+	int need = g->ft->nfiles;
+	if (need <= b->cap)
+		return;
+	int cap = b->cap ? b->cap : 4096;
+	while (cap < need)
+		cap *= 2;
+	b->first = xrealloc(b->first, (size_t)cap * sizeof(int));
+	b->count = xrealloc(b->count, (size_t)cap * sizeof(int));
+	b->found_at = xrealloc(b->found_at, (size_t)cap * sizeof(int));
+	for (int i = b->cap; i < cap; i++) {
+		b->first[i] = -1;
+		b->count[i] = 0;
+		b->found_at[i] = FOUND_UNSET;
+	}
+	b->cap = cap;
+}
+
+static Base *base_get(Graph *g, int chain)
+{
+	int b = base_of(g, chain);
+	if (b >= g->nbases) {
+		int n = g->cfg->chains.n;
+		g->bases = xrealloc(g->bases, (size_t)n * sizeof(Base));
+		memset(g->bases + g->nbases, 0, (size_t)(n - g->nbases) * sizeof(Base));
+		for (int i = g->nbases; i < n; i++)
+			g->bases[i].prelude_ctx = -1;
+		g->nbases = n;
+	}
+	Base *bs = &g->bases[b];
+	base_grow(g, bs);
+	return bs;
+}
+
+static int has_include_cb(void *ctx, const char *name, bool angled, bool next)
+{
+	Graph *g = ctx;
+	Resolved r = incpath_resolve(g->ip, g->cur_chain, g->cur_file, g->cur_found_at, name, angled, next);
+	return r.file >= 0;
+}
+
+Graph *graph_new(Config *cfg, IncPath *ip, Interner *names)
+{
+	Graph *g = xcalloc(1, sizeof(*g));
+	g->cfg = cfg;
+	g->ft = cfg->ft;
+	g->ip = ip;
+	mt_init(&g->mt, names, true);
+	g->mt.has_include = has_include_cb;
+	g->mt.has_include_ctx = g;
+	g->ov_mask = 1023;
+	g->ov = xmalloc((g->ov_mask + 1) * sizeof(Override));
+	for (uint32_t i = 0; i <= g->ov_mask; i++)
+		g->ov[i].chain = -1;
+	return g;
+}
+
+void graph_free(Graph *g)
+{
+	if (!g)
+		return;
+	for (int i = 0; i < g->nbases; i++) {
+		free(g->bases[i].first);
+		free(g->bases[i].count);
+		free(g->bases[i].found_at);
+		vec_free(&g->bases[i].edges);
+	}
+	for (int i = 0; i < g->nctx_forced; i++)
+		vec_free(&g->ctx_forced[i]);
+	free(g->ctx_forced);
+	free(g->bases);
+	free(g->ov);
+	mt_free(&g->mt);
+	free(g);
+}
+
+/* ---- overrides for derived chains ---- */
+
+static uint32_t ov_hash(int chain, int file, int k)
+{
+	uint64_t x = ((uint64_t)(uint32_t)file << 32) ^ ((uint64_t)(uint32_t)chain << 16) ^ (uint32_t)k;
+	x *= 0x9E3779B97F4A7C15ull;
+	return (uint32_t)(x >> 32);
+}
+
+static const Override *ov_find(const Graph *g, int chain, int file, int k)
+{
+	for (uint32_t h = ov_hash(chain, file, k) & g->ov_mask;; h = (h + 1) & g->ov_mask) {
+		const Override *o = &g->ov[h];
+		if (o->chain < 0)
+			return NULL;
+		if (o->chain == chain && o->file == file && o->k == k)
+			return o;
+	}
+}
+
+static void ov_put(Graph *g, Override o)
+{
+	if ((g->ov_used + 1) * 2 > g->ov_mask) {
+		uint32_t mask = g->ov_mask * 2 + 1;
+		Override *n = xmalloc(((size_t)mask + 1) * sizeof(Override));
+		for (uint32_t i = 0; i <= mask; i++)
+			n[i].chain = -1;
+		for (uint32_t i = 0; i <= g->ov_mask; i++) {
+			if (g->ov[i].chain < 0)
+				continue;
+			uint32_t h = ov_hash(g->ov[i].chain, g->ov[i].file, g->ov[i].k) & mask;
+			while (n[h].chain >= 0)
+				h = (h + 1) & mask;
+			n[h] = g->ov[i];
+		}
+		free(g->ov);
+		g->ov = n;
+		g->ov_mask = mask;
+	}
+	uint32_t h = ov_hash(o.chain, o.file, o.k) & g->ov_mask;
+	while (g->ov[h].chain >= 0)
+		h = (h + 1) & g->ov_mask;
+	g->ov[h] = o;
+	g->ov_used++;
+}
+
+/* ---- per-file edges ---- */
+
+typedef struct {
+	Tri cur;
+	bool definitely_taken, maybe_taken;
+} Frame;
+
+static Tri eval_branch(Graph *g, const Facts *f, const Directive *d)
+{
+	switch (d->kind) {
+	case D_ELSE:
+		return TRI_TRUE;
+	case D_IFDEF:
+	case D_ELIFDEF:
+	case D_IFNDEF:
+	case D_ELIFNDEF: {
+		if (d->flags & DF_BADNAME)
+			return TRI_FALSE;
+		Tri t = mt_defined(&g->mt, facts_name(f, d), d->name_len);
+		if (t == TRI_UNKNOWN || d->kind == D_IFDEF || d->kind == D_ELIFDEF)
+			return t;
+		return t == TRI_TRUE ? TRI_FALSE : TRI_TRUE;
+	}
+	default: {
+		const char *err = NULL;
+		Tri t = mt_eval_if(&g->mt, facts_text(f, d), d->text_len, &err);
+		return err ? TRI_UNKNOWN : t;
+	}
+	}
+}
+
+static void apply_prelude(Graph *g, int ctx)
+{
+	mt_reset(&g->mt);
+	if (ctx < 0)
+		return;
+	const Facts *p = g->cfg->ctxs.v[ctx].prelude;
+	const Directive *d = facts_dirs(p);
+	for (uint32_t i = 0; i < p->ndirs; i++) {
+		if (d[i].kind == D_DEFINE)
+			mt_define(&g->mt, p, &d[i]);
+		else if (d[i].kind == D_UNDEF)
+			mt_undef(&g->mt, facts_name(p, &d[i]), d[i].name_len);
+	}
+}
+
+static void compute_edges(Graph *g, int chain, int file)
+{
+	Base *b = base_get(g, chain);
+	if (b->first[file] >= 0)
+		return;
+	b->first[file] = b->edges.n;
+	b->count[file] = 0;
+	const Facts *f = fs_facts(g->ft, file);
+	if (!f)
+		return;
+	fs_report_errors(g->ft, file);
+	int bchain = base_of(g, chain);
+	apply_prelude(g, b->prelude_ctx);
+	int found_at = b->found_at[file] == FOUND_UNSET ? FOUND_DIRECT : b->found_at[file];
+	g->cur_chain = bchain;
+	g->cur_file = file;
+	g->cur_found_at = found_at;
+	const Chain *ch = &g->cfg->chains.v[bchain];
+
+	VEC(Frame) st = {0};
+	int unknown_depth = 0;
+	const Directive *dirs = facts_dirs(f);
+	int n = (int)f->ndirs;
+	int i = 0;
+	while (i < n) {
+		const Directive *d = &dirs[i];
+		switch (d->kind) {
+		case D_IF:
+		case D_IFDEF:
+		case D_IFNDEF: {
+			Tri v = i == f->guard ? TRI_TRUE : eval_branch(g, f, d);
+			Frame fr = {v, v == TRI_TRUE, v != TRI_FALSE};
+			vec_push(&st, fr);
+			if (v == TRI_UNKNOWN)
+				unknown_depth++;
+			if (v == TRI_FALSE) {
+				i = d->next < 0 ? n : d->next;
+				continue;
+			}
+			break;
+		}
+		case D_ELIF:
+		case D_ELIFDEF:
+		case D_ELIFNDEF:
+		case D_ELSE: {
+			if (!st.n)
+				break; /* orphan: reported by the lexer */
+			Frame *fr = &st.v[st.n - 1];
+			Tri v;
+			if (fr->definitely_taken) {
+				v = TRI_FALSE;
+			} else {
+				v = eval_branch(g, f, d);
+				if (fr->maybe_taken && v != TRI_FALSE)
+					v = TRI_UNKNOWN;
+			}
+			if (fr->cur == TRI_UNKNOWN)
+				unknown_depth--;
+			fr->cur = v;
+			if (v == TRI_UNKNOWN)
+				unknown_depth++;
+			if (v == TRI_TRUE)
+				fr->definitely_taken = true;
+			if (v != TRI_FALSE)
+				fr->maybe_taken = true;
+			if (v == TRI_FALSE) {
+				i = d->next < 0 ? n : d->next;
+				continue;
+			}
+			break;
+		}
+		case D_ENDIF:
+			if (st.n) {
+				if (st.v[st.n - 1].cur == TRI_UNKNOWN)
+					unknown_depth--;
+				st.n--;
+			}
+			break;
+		case D_DEFINE:
+			if (unknown_depth)
+				mt_forget(&g->mt, facts_name(f, d), d->name_len);
+			else
+				mt_define(&g->mt, f, d);
+			break;
+		case D_UNDEF:
+			if (d->flags & DF_BADNAME)
+				break;
+			if (unknown_depth)
+				mt_forget(&g->mt, facts_name(f, d), d->name_len);
+			else
+				mt_undef(&g->mt, facts_name(f, d), d->name_len);
+			break;
+		case D_INCLUDE:
+		case D_INCLUDE_NEXT: {
+			GEdge e = {.to = -1, .dir = i, .found_at = -1};
+			bool angled = (d->flags & DF_ANGLED) != 0;
+			char *computed = NULL;
+			const char *name = facts_name(f, d);
+			if (d->flags & DF_COMPUTED) {
+				computed = mt_expand_include(&g->mt, facts_text(f, d), d->text_len, &angled);
+				if (!computed) {
+					e.flags |= E_COMPUTED_UNKNOWN;
+					g->stats.computed_unknown++;
+					vec_push(&b->edges, e);
+					b->count[file]++;
+					break;
+				}
+				name = computed;
+			}
+			Resolved r = incpath_resolve(g->ip, bchain, file, found_at, name, angled,
+						     d->kind == D_INCLUDE_NEXT);
+			free(computed);
+			b = base_get(g, chain); /* resolution may have added files */
+			e.to = r.file;
+			e.found_at = r.found_at;
+			if (r.file < 0 || r.found_at == FOUND_GENERIC || r.found_at >= ch->extra_at)
+				e.flags |= E_NEEDS_CTX;
+			if (r.file < 0)
+				g->stats.unresolved++;
+			else if (b->found_at[r.file] == FOUND_UNSET)
+				b->found_at[r.file] = r.found_at;
+			vec_push(&b->edges, e);
+			b->count[file]++;
+			break;
+		}
+		default:
+			break;
+		}
+		i++;
+	}
+	vec_free(&st);
+	g->stats.files_with_edges++;
+	g->stats.edges += b->count[file];
+}
+
+void graph_ensure(Graph *g, int chain, int file)
+{
+	Base *b = base_get(g, chain);
+	if (b->prelude_ctx < 0) {
+		for (int c = 0; c < g->cfg->ctxs.n; c++)
+			if (base_of(g, g->cfg->ctxs.v[c].chain) == base_of(g, chain)) {
+				b->prelude_ctx = c;
+				break;
+			}
+	}
+	compute_edges(g, chain, file);
+}
+
+static IntVec *forced_of(Graph *g, int ctx)
+{
+	if (ctx >= g->nctx_forced) {
+		int n = g->cfg->ctxs.n;
+		g->ctx_forced = xrealloc(g->ctx_forced, (size_t)n * sizeof(IntVec));
+		memset(g->ctx_forced + g->nctx_forced, 0, (size_t)(n - g->nctx_forced) * sizeof(IntVec));
+		for (int c = g->nctx_forced; c < n; c++) {
+			Ctx *cx = &g->cfg->ctxs.v[c];
+			if (cx->stdc_predef) {
+				Resolved r = incpath_stdc_predef(g->ip, cx->chain);
+				if (r.file >= 0)
+					vec_push(&g->ctx_forced[c], r.file);
+			}
+			for (int i = 0; i < cx->nforced; i++) {
+				Resolved r = incpath_forced(g->ip, cx->chain, cx->forced[i]);
+				if (r.file < 0)
+					diag(fs_keystr(g->ft, cx->forced[i]), 0, "cannot open -include file");
+				else
+					vec_push(&g->ctx_forced[c], r.file);
+			}
+		}
+		g->nctx_forced = n;
+	}
+	return &g->ctx_forced[ctx];
+}
+
+void graph_prepare(Graph *g, const Unit *units, int nunits)
+{
+	IntVec work = {0}; /* pairs: chain, file */
+	for (int u = 0; u < nunits; u++) {
+		int chain = g->cfg->ctxs.v[units[u].ctx].chain;
+		Base *b = base_get(g, chain);
+		if (b->prelude_ctx < 0)
+			b->prelude_ctx = units[u].ctx;
+		if (b->found_at[units[u].file] == FOUND_UNSET)
+			b->found_at[units[u].file] = FOUND_DIRECT;
+		vec_push(&work, base_of(g, chain));
+		vec_push(&work, units[u].file);
+		IntVec *forced = forced_of(g, units[u].ctx);
+		for (int i = 0; i < forced->n; i++) {
+			b = base_get(g, chain);
+			if (b->found_at[forced->v[i]] == FOUND_UNSET)
+				b->found_at[forced->v[i]] = FOUND_DIRECT;
+			vec_push(&work, base_of(g, chain));
+			vec_push(&work, forced->v[i]);
+		}
+	}
+	while (work.n) {
+		int file = work.v[--work.n];
+		int chain = work.v[--work.n];
+		Base *b = base_get(g, chain);
+		if (b->first[file] >= 0)
+			continue;
+		compute_edges(g, chain, file);
+		b = base_get(g, chain);
+		for (int k = 0; k < b->count[file]; k++) {
+			int to = b->edges.v[b->first[file] + k].to;
+			if (to >= 0 && b->first[to] < 0) {
+				vec_push(&work, chain);
+				vec_push(&work, to);
+			}
+		}
+	}
+
+	/* Derived chains: resolve again what their extra dirs may change. */
+	uint32_t *seen = NULL;
+	int seen_cap = 0;
+	uint32_t epoch = 0;
+	for (int c = 0; c < g->cfg->chains.n; c++) {
+		if (g->cfg->chains.v[c].base < 0)
+			continue;
+		epoch++;
+		IntVec queue = {0};
+		for (int u = 0; u < nunits; u++) {
+			if (g->cfg->ctxs.v[units[u].ctx].chain != c)
+				continue;
+			vec_push(&queue, units[u].file);
+			IntVec *forced = forced_of(g, units[u].ctx);
+			for (int i = 0; i < forced->n; i++)
+				vec_push(&queue, forced->v[i]);
+		}
+		while (queue.n) {
+			int file = queue.v[--queue.n];
+			if (file >= seen_cap) {
+				int cap = seen_cap ? seen_cap : 4096;
+				while (cap <= g->ft->nfiles || cap <= file)
+					cap *= 2;
+				seen = xrealloc(seen, (size_t)cap * sizeof(uint32_t));
+				memset(seen + seen_cap, 0, (size_t)(cap - seen_cap) * sizeof(uint32_t));
+				seen_cap = cap;
+			}
+			if (seen[file] == epoch)
+				continue;
+			seen[file] = epoch;
+			compute_edges(g, c, file);
+			Base *b = base_get(g, c);
+			int first = b->first[file], count = b->count[file];
+			const Facts *f = g->ft->files[file].facts;
+			for (int k = 0; k < count; k++) {
+				GEdge e = b->edges.v[first + k];
+				int to = e.to;
+				if ((e.flags & E_NEEDS_CTX) && !(e.flags & E_COMPUTED_UNKNOWN) && f) {
+					const Directive *d = &facts_dirs(f)[e.dir];
+					if (!(d->flags & DF_COMPUTED)) {
+						int fa = b->found_at[file] == FOUND_UNSET ? FOUND_DIRECT : b->found_at[file];
+						Resolved r = incpath_resolve(g->ip, c, file, fa, facts_name(f, d),
+									     (d->flags & DF_ANGLED) != 0,
+									     d->kind == D_INCLUDE_NEXT);
+						if (r.file != e.to) {
+							ov_put(g, (Override){c, file, k, r.file, r.found_at});
+							to = r.file;
+							b = base_get(g, c);
+							if (r.file >= 0 && b->found_at[r.file] == FOUND_UNSET)
+								b->found_at[r.file] = r.found_at;
+						}
+					}
+				}
+				if (to >= 0)
+					vec_push(&queue, to);
+			}
+		}
+		vec_free(&queue);
+	}
+	free(seen);
+	vec_free(&work);
+}
+
+typedef struct {
+	int file, node, k;
+} Visit;
+typedef VEC(Visit) VisitStack;
+
+/* Depth-first, in include order, from the node on top of the stack. */
+static void dfs(const Graph *g, int chain, TuGraph *tg, VisitStack *st)
+{
+	int bchain = base_of(g, chain);
+	const Base *b = &g->bases[bchain];
+	bool derived = chain != bchain;
+	while (st->n) {
+		Visit *top = &st->v[st->n - 1];
+		if (top->file >= b->cap || b->first[top->file] < 0 || top->k >= b->count[top->file]) {
+			st->n--;
+			continue;
+		}
+		int k = top->k++;
+		GEdge e = b->edges.v[b->first[top->file] + k];
+		int to = e.to;
+		if (derived && (e.flags & E_NEEDS_CTX)) {
+			const Override *o = ov_find(g, chain, top->file, k);
+			if (o)
+				to = o->to;
+		}
+		if (to < 0) {
+			TuMissing m = {top->file, e.dir, NULL};
+			vec_push(&tg->missing, m);
+			continue;
+		}
+		int added;
+		int from = top->node;
+		int tn = tu_node(tg, to, &added);
+		tu_edge(tg, from, tn, e.dir);
+		if (added) {
+			Visit nv = {to, tn, 0};
+			vec_push(st, nv);
+		}
+	}
+}
+
+void graph_tu(const Graph *g, const Unit *u, TuGraph *tg)
+{
+	int chain = g->cfg->ctxs.v[u->ctx].chain;
+	tu_reset(tg, g->ft->nfiles);
+	tu_node(tg, u->file, NULL);
+	VisitStack st = {0};
+	/* forced -include files first, each finished before the next */
+	const IntVec *forced = &g->ctx_forced[u->ctx];
+	for (int i = 0; i < forced->n; i++) {
+		int added;
+		int node = tu_node(tg, forced->v[i], &added);
+		tu_edge(tg, 0, node, -1);
+		if (!added)
+			continue;
+		Visit v = {forced->v[i], node, 0};
+		vec_push(&st, v);
+		dfs(g, chain, tg, &st);
+	}
+	Visit root = {u->file, 0, 0};
+	vec_push(&st, root);
+	dfs(g, chain, tg, &st);
+	vec_free(&st);
+}
+
+int graph_file_targets(const Graph *g, int chain, int file, IntVec *out)
+{
+	out->n = 0;
+	int bchain = base_of(g, chain);
+	if (bchain >= g->nbases)
+		return 0;
+	const Base *b = &g->bases[bchain];
+	if (file >= b->cap || b->first[file] < 0)
+		return 0;
+	for (int k = 0; k < b->count[file]; k++) {
+		int to = b->edges.v[b->first[file] + k].to;
+		if (chain != bchain && (b->edges.v[b->first[file] + k].flags & E_NEEDS_CTX)) {
+			const Override *o = ov_find(g, chain, file, k);
+			if (o)
+				to = o->to;
+		}
+		vec_push(out, to);
+	}
+	return out->n;
+}
+
+GraphStats graph_stats(const Graph *g)
+{
+	return g->stats;
+}

@@ -1,0 +1,675 @@
+/*
+ * lex.c — one linear pass per file, no allocation per token.
+ *
+ * The scanner only needs to know where directives are, so ordinary text is
+ * skipped with a class-table loop that stops at the few bytes that matter:
+ * newline, '/', quotes, '#', backslash and NUL.  A '#' that is the first
+ * token of a line starts a directive; its logical line (continuations
+ * spliced, comments turned into one space, whitespace collapsed) is
+ * collected and parsed into a Directive.  Afterwards a second pass over the
+ * directives links each conditional group (#if ... #elif ... #endif) so the
+ * preprocessors can jump over a false branch in one step, and the classic
+ * include guard is recognised the way GCC's multiple-include optimisation
+ * does: #ifndef G / #if !defined(G) as the first token of the file, its
+ * #endif as the last, no #else, and #define G inside.
+ */
+#include "lex.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+enum { C_ORD, C_NL, C_WS, C_SLASH, C_QUOTE, C_HASH, C_BSLASH, C_NUL };
+
+static unsigned char cls[256];
+
+static void init_classes(void)
+{
+	if (cls['\n'])
+		return;
+	cls[(unsigned char)' '] = C_WS;
+	cls['\t'] = C_WS;
+	cls['\f'] = C_WS;
+	cls['\v'] = C_WS;
+	cls['\r'] = C_WS;
+	cls['/'] = C_SLASH;
+	cls['"'] = C_QUOTE;
+	cls['\''] = C_QUOTE;
+	cls['#'] = C_HASH;
+	cls['\\'] = C_BSLASH;
+	cls[0] = C_NUL;
+	cls['\n'] = C_NL; /* last: marks the table ready */
+}
+
+typedef struct {
+	const char *p, *end;
+	uint32_t line;
+	LexScratch *s;
+	FactsError errors[FACTS_MAX_ERRORS];
+	int nerrors;
+	bool saw_nul;
+} Lexer;
+
+static void add_error(Lexer *lx, int kind, uint32_t line)
+{
+	if (lx->nerrors < FACTS_MAX_ERRORS)
+		lx->errors[lx->nerrors++] = (FactsError){.kind = (uint8_t)kind, .line = line};
+}
+
+static void note_nul(Lexer *lx)
+{
+	if (!lx->saw_nul) {
+		lx->saw_nul = true;
+		add_error(lx, FE_NUL, lx->line);
+	}
+}
+
+/* Is p at a backslash-newline?  Returns its length (0 if not). */
+static inline int splice_len(const char *p, const char *end)
+{
+	if (p[0] != '\\' || p + 1 >= end)
+		return 0;
+	if (p[1] == '\n')
+		return 2;
+	if (p[1] == '\r' && p + 2 < end && p[2] == '\n')
+		return 3;
+	return 0;
+}
+
+/* p is just past the opening slash-star. */
+static const char *skip_block_comment(Lexer *lx, const char *p)
+{
+	uint32_t start = lx->line;
+	const char *end = lx->end;
+	while (p < end) {
+		const char *q = memchr(p, '*', (size_t)(end - p));
+		const char *stop = q ? q : end;
+		for (const char *r = p; r < stop; r++)
+			if (*r == '\n')
+				lx->line++;
+		if (!q)
+			break;
+		p = q + 1;
+		if (p < end && *p == '/')
+			return p + 1;
+		/* a splice between '*' and '/' still closes the comment */
+		int n;
+		while ((n = splice_len(p, end)) > 0) {
+			lx->line++;
+			p += n;
+		}
+		if (p < end && *p == '/')
+			return p + 1;
+	}
+	add_error(lx, FE_UNTERMINATED_COMMENT, start);
+	return end;
+}
+
+/* p is just past the two slashes; stops at the ending newline. */
+static const char *skip_line_comment(Lexer *lx, const char *p)
+{
+	const char *end = lx->end;
+	while (p < end) {
+		const char *q = memchr(p, '\n', (size_t)(end - p));
+		if (!q)
+			return end;
+		/* backslash-newline continues a // comment */
+		const char *b = q;
+		if (b > p && b[-1] == '\r')
+			b--;
+		if (b > p && b[-1] == '\\') {
+			lx->line++;
+			p = q + 1;
+			continue;
+		}
+		return q;
+	}
+	return end;
+}
+
+static void line_put(Lexer *lx, size_t *n, char c)
+{
+	LexScratch *s = lx->s;
+	if (*n + 2 > s->cap_line) {
+		s->cap_line = s->cap_line ? s->cap_line * 2 : 256;
+		s->line = xrealloc(s->line, s->cap_line);
+	}
+	s->line[(*n)++] = c;
+}
+
+/*
+ * p is at an opening quote.  Copies the literal to the logical line when
+ * n is not NULL.  Stops after the closing quote, or at the newline that
+ * ends an unterminated literal (GCC's behaviour too).
+ */
+static const char *scan_literal(Lexer *lx, const char *p, size_t *n)
+{
+	const char *end = lx->end;
+	char q = *p++;
+	if (n)
+		line_put(lx, n, q);
+	while (p < end) {
+		int sp = splice_len(p, end);
+		if (sp) {
+			lx->line++;
+			p += sp;
+			continue;
+		}
+		char c = *p;
+		if (c == '\n')
+			return p;
+		if (c == 0)
+			note_nul(lx);
+		p++;
+		if (n)
+			line_put(lx, n, c);
+		if (c == q)
+			return p;
+		if (c == '\\' && p < end && *p != '\n') {
+			if (n)
+				line_put(lx, n, *p);
+			p++;
+		}
+	}
+	return p;
+}
+
+/*
+ * Collects the logical line of a directive, starting after the '#':
+ * continuations spliced, comments replaced by one space, runs of
+ * whitespace collapsed, literals kept verbatim.  Returns the position of
+ * the newline that ends it (or end); the line is NUL-terminated in
+ * lx->s->line and its length stored in *len.
+ */
+static const char *collect_line(Lexer *lx, const char *p, size_t *len)
+{
+	const char *end = lx->end;
+	size_t n = 0;
+	bool space = false;
+	while (p < end) {
+		unsigned char c = (unsigned char)*p;
+		switch (cls[c]) {
+		case C_NL:
+			goto done;
+		case C_NUL:
+			note_nul(lx);
+			/* fallthrough */
+		case C_WS:
+			space = true;
+			p++;
+			continue;
+		case C_BSLASH: {
+			int sp = splice_len(p, end);
+			if (sp) {
+				lx->line++;
+				p += sp;
+				continue;
+			}
+			break;
+		}
+		case C_SLASH:
+			if (p + 1 < end && p[1] == '*') {
+				p = skip_block_comment(lx, p + 2);
+				space = true;
+				continue;
+			}
+			if (p + 1 < end && p[1] == '/') {
+				p = skip_line_comment(lx, p + 2);
+				goto done;
+			}
+			break;
+		case C_QUOTE:
+			if (space && n)
+				line_put(lx, &n, ' ');
+			space = false;
+			p = scan_literal(lx, p, &n);
+			continue;
+		default:
+			break;
+		}
+		if (space && n)
+			line_put(lx, &n, ' ');
+		space = false;
+		line_put(lx, &n, (char)c);
+		p++;
+	}
+done:
+	if (!lx->s->line)
+		line_put(lx, &n, 0), n = 0;
+	lx->s->line[n] = 0;
+	*len = n;
+	return p;
+}
+
+static uint32_t put_str(Lexer *lx, const char *str, size_t n)
+{
+	LexScratch *s = lx->s;
+	if (s->strs_len + n + 1 > s->cap_strs) {
+		size_t c = s->cap_strs ? s->cap_strs : 4096;
+		while (c < s->strs_len + n + 1)
+			c *= 2;
+		s->strs = xrealloc(s->strs, c);
+		s->cap_strs = c;
+	}
+	uint32_t off = (uint32_t)s->strs_len;
+	memcpy(s->strs + off, str, n);
+	s->strs[off + n] = 0;
+	s->strs_len += n + 1;
+	return off;
+}
+
+static Directive *new_dir(Lexer *lx, int kind, uint32_t line)
+{
+	LexScratch *s = lx->s;
+	if (s->ndirs == s->cap_dirs) {
+		s->cap_dirs = s->cap_dirs ? s->cap_dirs * 2 : 256;
+		s->dirs = xrealloc(s->dirs, s->cap_dirs * sizeof(Directive));
+	}
+	Directive *d = &s->dirs[s->ndirs++];
+	memset(d, 0, sizeof(*d));
+	d->kind = (uint8_t)kind;
+	d->line = line;
+	d->next = -1;
+	return d;
+}
+
+static inline bool is_ident_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$';
+}
+
+static inline bool is_ident_char(char c)
+{
+	return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+
+static size_t ident_len(const char *s)
+{
+	size_t n = 0;
+	if (!is_ident_start(s[0]))
+		return 0;
+	while (is_ident_char(s[n]))
+		n++;
+	return n;
+}
+
+static const struct {
+	const char *name;
+	int kind;
+} directive_names[] = {
+	{"include", D_INCLUDE}, {"include_next", D_INCLUDE_NEXT},
+	{"import", D_INCLUDE}, {"define", D_DEFINE}, {"undef", D_UNDEF},
+	{"if", D_IF}, {"ifdef", D_IFDEF}, {"ifndef", D_IFNDEF},
+	{"elif", D_ELIF}, {"elifdef", D_ELIFDEF}, {"elifndef", D_ELIFNDEF},
+	{"else", D_ELSE}, {"endif", D_ENDIF}, {"pragma", D_PRAGMA_ONCE},
+	{"error", D_ERROR},
+};
+
+/* Parses the collected logical line of a directive that began on `line`. */
+static void parse_directive(Lexer *lx, uint32_t line, const char *l, size_t len)
+{
+	const char *lend = l + len;
+	while (*l == ' ')
+		l++;
+	size_t n = ident_len(l);
+	if (!n)
+		return; /* null directive, linemarker or junk: no effect on includes */
+	int kind = -1;
+	for (size_t i = 0; i < sizeof(directive_names) / sizeof(directive_names[0]); i++)
+		if (strlen(directive_names[i].name) == n &&
+		    memcmp(directive_names[i].name, l, n) == 0)
+			kind = directive_names[i].kind;
+	if (kind < 0)
+		return; /* #line, #ident, #warning, #assert ...: irrelevant here */
+	const char *rest = l + n;
+	while (*rest == ' ')
+		rest++;
+	size_t rest_len = (size_t)(lend - rest);
+
+	if (kind == D_PRAGMA_ONCE) {
+		if (strncmp(rest, "once", 4) != 0 || is_ident_char(rest[4]))
+			return;
+		new_dir(lx, D_PRAGMA_ONCE, line);
+		return;
+	}
+	Directive *d = new_dir(lx, kind, line);
+	switch (kind) {
+	case D_INCLUDE:
+	case D_INCLUDE_NEXT: {
+		char close = rest[0] == '"' ? '"' : rest[0] == '<' ? '>' : 0;
+		const char *q = close ? memchr(rest + 1, close, rest_len ? rest_len - 1 : 0) : NULL;
+		if (q) {
+			d->flags = close == '"' ? DF_QUOTED : DF_ANGLED;
+			d->name_off = put_str(lx, rest + 1, (size_t)(q - rest - 1));
+			d->name_len = (uint32_t)(q - rest - 1);
+		} else {
+			d->flags = DF_COMPUTED;
+			d->name_off = put_str(lx, "", 0);
+		}
+		d->text_off = put_str(lx, rest, rest_len);
+		d->text_len = (uint32_t)rest_len;
+		break;
+	}
+	case D_DEFINE: {
+		size_t m = ident_len(rest);
+		if (!m) {
+			d->flags = DF_BADNAME;
+			d->name_off = put_str(lx, "", 0);
+			d->text_off = d->name_off;
+			d->args_off = d->name_off;
+			break;
+		}
+		d->name_off = put_str(lx, rest, m);
+		d->name_len = (uint32_t)m;
+		const char *body = rest + m;
+		if (*body == '(') {
+			const char *close = memchr(body, ')', (size_t)(lend - body));
+			if (!close)
+				close = lend;
+			d->flags |= DF_FUNCLIKE;
+			d->args_off = put_str(lx, body + 1, (size_t)(close - body - 1));
+			d->args_len = (uint32_t)(close - body - 1);
+			body = close < lend ? close + 1 : lend;
+		} else {
+			d->args_off = put_str(lx, "", 0);
+		}
+		while (*body == ' ')
+			body++;
+		d->text_off = put_str(lx, body, (size_t)(lend - body));
+		d->text_len = (uint32_t)(lend - body);
+		break;
+	}
+	case D_UNDEF:
+	case D_IFDEF:
+	case D_IFNDEF:
+	case D_ELIFDEF:
+	case D_ELIFNDEF: {
+		size_t m = ident_len(rest);
+		if (!m)
+			d->flags = DF_BADNAME;
+		d->name_off = put_str(lx, rest, m);
+		d->name_len = (uint32_t)m;
+		d->text_off = put_str(lx, rest, rest_len);
+		d->text_len = (uint32_t)rest_len;
+		break;
+	}
+	case D_IF:
+	case D_ELIF:
+	case D_ERROR:
+		d->name_off = put_str(lx, "", 0);
+		d->text_off = put_str(lx, rest, rest_len);
+		d->text_len = (uint32_t)rest_len;
+		break;
+	default: /* else, endif */
+		d->name_off = d->text_off = put_str(lx, "", 0);
+		break;
+	}
+}
+
+static bool is_if(int kind)
+{
+	return kind == D_IF || kind == D_IFDEF || kind == D_IFNDEF;
+}
+
+static bool is_branch(int kind)
+{
+	return kind == D_ELIF || kind == D_ELIFDEF || kind == D_ELIFNDEF || kind == D_ELSE;
+}
+
+/* Links conditional groups; records unbalanced ones. */
+static void link_groups(Lexer *lx)
+{
+	LexScratch *s = lx->s;
+	int32_t *open = xmalloc((s->ndirs + 1) * sizeof(int32_t)); /* first directive of group */
+	int32_t *last = xmalloc((s->ndirs + 1) * sizeof(int32_t)); /* latest branch of group */
+	bool *had_else = xcalloc(s->ndirs + 1, 1);
+	int depth = 0;
+	for (size_t i = 0; i < s->ndirs; i++) {
+		Directive *d = &s->dirs[i];
+		if (is_if(d->kind)) {
+			open[depth] = last[depth] = (int32_t)i;
+			had_else[depth] = false;
+			depth++;
+		} else if (is_branch(d->kind)) {
+			if (!depth) {
+				add_error(lx, FE_ELSE_WITHOUT_IF, d->line);
+				continue;
+			}
+			if (had_else[depth - 1])
+				add_error(lx, FE_ELSE_AFTER_ELSE, d->line);
+			if (d->kind == D_ELSE)
+				had_else[depth - 1] = true;
+			s->dirs[last[depth - 1]].next = (int32_t)i;
+			last[depth - 1] = (int32_t)i;
+		} else if (d->kind == D_ENDIF) {
+			if (!depth) {
+				add_error(lx, FE_ENDIF_WITHOUT_IF, d->line);
+				continue;
+			}
+			depth--;
+			s->dirs[last[depth]].next = (int32_t)i;
+			d->next = open[depth];
+		}
+	}
+	if (depth)
+		add_error(lx, FE_UNTERMINATED_IF, s->dirs[open[0]].line);
+	while (depth > 0) {
+		depth--;
+		s->dirs[last[depth]].next = (int32_t)s->ndirs;
+	}
+	free(open);
+	free(last);
+	free(had_else);
+}
+
+/* "!defined(G)", "!defined G", "! defined ( G )": the guard name, or 0. */
+static size_t if_not_defined_name(const char *t, const char **name)
+{
+	while (*t == ' ')
+		t++;
+	if (*t++ != '!')
+		return 0;
+	while (*t == ' ')
+		t++;
+	if (strncmp(t, "defined", 7) != 0 || is_ident_char(t[7]))
+		return 0;
+	t += 7;
+	while (*t == ' ')
+		t++;
+	bool paren = *t == '(';
+	if (paren)
+		t++;
+	while (*t == ' ')
+		t++;
+	size_t n = ident_len(t);
+	if (!n)
+		return 0;
+	const char *after = t + n;
+	while (*after == ' ')
+		after++;
+	if (paren) {
+		if (*after++ != ')')
+			return 0;
+		while (*after == ' ')
+			after++;
+	}
+	if (*after)
+		return 0;
+	*name = t;
+	return n;
+}
+
+static void find_guard(Lexer *lx, Facts *f, bool text_before_first, bool text_after_last)
+{
+	LexScratch *s = lx->s;
+	f->guard = -1;
+	if (text_before_first || text_after_last || s->ndirs < 2 || lx->nerrors)
+		return;
+	Directive *first = &s->dirs[0];
+	const char *name = NULL;
+	size_t n = 0;
+	if (first->kind == D_IFNDEF && !(first->flags & DF_BADNAME)) {
+		name = s->strs + first->name_off;
+		n = first->name_len;
+	} else if (first->kind == D_IF) {
+		n = if_not_defined_name(s->strs + first->text_off, &name);
+	}
+	if (!n)
+		return;
+	/* the group must be #ifndef ... #endif with the #endif last */
+	if (first->next != (int32_t)s->ndirs - 1 || s->dirs[s->ndirs - 1].kind != D_ENDIF)
+		return;
+	/* and must #define the guard at its top level */
+	for (size_t i = 1; i + 1 < s->ndirs; i++) {
+		Directive *d = &s->dirs[i];
+		if (is_if(d->kind)) {
+			i = (size_t)d->next;
+			while (i < s->ndirs && s->dirs[i].kind != D_ENDIF)
+				i = (size_t)s->dirs[i].next;
+			continue;
+		}
+		if (d->kind == D_DEFINE && d->name_len == n &&
+		    memcmp(s->strs + d->name_off, name, n) == 0) {
+			f->guard = 0;
+			f->guard_name_off = (uint32_t)(name - s->strs);
+			f->guard_name_len = (uint32_t)n;
+			return;
+		}
+	}
+}
+
+Facts *lex_file(const char *buf, size_t len, LexScratch *scratch)
+{
+	init_classes();
+	Lexer lx = {.p = buf, .end = buf + len, .line = 1, .s = scratch};
+	scratch->ndirs = 0;
+	scratch->strs_len = 0;
+	put_str(&lx, "", 0); /* offset 0 is the empty string */
+
+	const char *p = buf, *end = buf + len;
+	bool bol = true;             /* only whitespace/comments so far on this line */
+	bool text_before_first = false, text_after_last = false;
+	while (p < end) {
+		unsigned char c = (unsigned char)*p;
+		switch (cls[c]) {
+		case C_ORD:
+			bol = false;
+			text_after_last = true;
+			p++;
+			while (cls[(unsigned char)*p] == C_ORD)
+				p++;
+			continue;
+		case C_NL:
+			lx.line++;
+			bol = true;
+			p++;
+			continue;
+		case C_WS:
+			p++;
+			continue;
+		case C_NUL:
+			if (p >= end)
+				goto out;
+			note_nul(&lx);
+			p++;
+			continue;
+		case C_BSLASH: {
+			int sp = splice_len(p, end);
+			if (sp) {
+				lx.line++;
+				p += sp;
+				continue;
+			}
+			break;
+		}
+		case C_SLASH:
+			if (p + 1 < end && p[1] == '*') {
+				p = skip_block_comment(&lx, p + 2);
+				continue;
+			}
+			if (p + 1 < end && p[1] == '/') {
+				p = skip_line_comment(&lx, p + 2);
+				continue;
+			}
+			break;
+		case C_QUOTE:
+			bol = false;
+			text_after_last = true;
+			p = scan_literal(&lx, p, NULL);
+			continue;
+		case C_HASH:
+			if (bol) {
+				uint32_t line = lx.line;
+				size_t n;
+				if (scratch->ndirs == 0 && text_after_last)
+					text_before_first = true;
+				p = collect_line(&lx, p + 1, &n);
+				size_t before = scratch->ndirs;
+				parse_directive(&lx, line, scratch->line, n);
+				if (scratch->ndirs != before)
+					text_after_last = false;
+				continue;
+			}
+			break;
+		}
+		bol = false;
+		text_after_last = true;
+		p++;
+	}
+out:
+	if (scratch->ndirs == 0 && text_after_last)
+		text_before_first = true;
+
+	Facts tmp = {0};
+	lx.s = scratch;
+	link_groups(&lx);
+	find_guard(&lx, &tmp, text_before_first, text_after_last);
+
+	size_t size = sizeof(Facts) + scratch->ndirs * sizeof(Directive) + scratch->strs_len;
+	size = (size + 7) & ~(size_t)7;
+	if (size > UINT32_MAX)
+		size = UINT32_MAX; /* unreachable for files under 4 GiB of directives */
+	Facts *f = xcalloc(1, size);
+	*f = tmp;
+	f->size = (uint32_t)size;
+	f->ndirs = (uint32_t)scratch->ndirs;
+	f->strs_len = (uint32_t)scratch->strs_len;
+	uint32_t lines = 0;
+	for (const char *q = buf; (q = memchr(q, '\n', (size_t)(end - q))); q++)
+		lines++;
+	if (len && buf[len - 1] != '\n')
+		lines++;
+	f->lines = lines;
+	for (size_t i = 0; i < scratch->ndirs; i++)
+		if (scratch->dirs[i].kind == D_PRAGMA_ONCE)
+			f->pragma_once = 1;
+	f->nerrors = (uint8_t)lx.nerrors;
+	memcpy(f->errors, lx.errors, sizeof(lx.errors));
+	memcpy(facts_dirs(f), scratch->dirs, scratch->ndirs * sizeof(Directive));
+	memcpy((char *)facts_strs(f), scratch->strs, scratch->strs_len);
+	return f;
+}
+
+void lex_scratch_free(LexScratch *s)
+{
+	free(s->dirs);
+	free(s->strs);
+	free(s->line);
+	memset(s, 0, sizeof(*s));
+}
+
+const char *facts_error_text(int kind)
+{
+	switch (kind) {
+	case FE_UNTERMINATED_COMMENT: return "unterminated comment";
+	case FE_UNTERMINATED_IF: return "unterminated conditional directive";
+	case FE_ENDIF_WITHOUT_IF: return "#endif without #if";
+	case FE_ELSE_WITHOUT_IF: return "#else or #elif without #if";
+	case FE_ELSE_AFTER_ELSE: return "#else or #elif after #else";
+	case FE_NUL: return "null character(s) in file (binary file?)";
+	case FE_UNTERMINATED_STRING: return "unterminated string";
+	}
+	return "error";
+}

@@ -1,0 +1,71 @@
+/*
+ * main.c — hdrslim's entry point: the subcommand table and top-level help.
+ * Adding a command is one row here and one cmd_<name>.c file.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "util.h"
+
+#define HDRSLIM_VERSION "0.1"
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{"deps", cmd_deps, "deps [OPTIONS] FILE...        the headers a TU includes (the set gcc -M lists)"},
+	{"cost", cmd_cost, "cost [OPTIONS] [TREE]         which headers cost the build most"},
+	{"why", cmd_why, "why  [OPTIONS] FILE HEADER    every include chain from FILE to HEADER"},
+};
+
+static void help(FILE *out)
+{
+	fprintf(out, "usage: hdrslim COMMAND [OPTIONS] ...\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  hdrslim %s\n", commands[i].summary);
+	fprintf(out,
+		"\nconfiguration (every command):\n"
+		"  -I DIR -iquote DIR -isystem DIR -idirafter DIR -include FILE -DNAME[=V] -UNAME -nostdinc\n"
+		"  --compdb FILE        compile_commands.json (default: TREE/compile_commands.json)\n"
+		"  --kernel[=ARCH]      Linux kernel preset (auto-detected); --no-kernel turns it off\n"
+		"  --build DIR          kernel build directory (make O=DIR): exact configuration\n"
+		"  --exact | --union    force the mode (default: exact when a configuration is given)\n"
+		"  -C DIR, --tree DIR   the tree (default: current directory)\n"
+		"  --no-cache --clear-cache -j N --stats --show-config -q --max-diags N\n"
+		"\ncommand options:\n"
+		"  deps: --make (make rules)  -MG (list missing headers as spelled)\n"
+		"  cost: --sort METRIC  --top N  --json\n"
+		"  why:  --max N\n"
+		"\nexit status: 0 ok, 1 problems found in the analysed code, 2 cannot run\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		help(stderr);
+		return EXIT_FATAL;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+		help(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(cmd, "--version")) {
+		printf("hdrslim %s\n", HDRSLIM_VERSION);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(cmd, commands[i].name))
+			continue;
+		for (int a = 2; a < argc; a++)
+			if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+				printf("usage: hdrslim %s\n", commands[i].summary);
+				return EXIT_OK;
+			}
+		return commands[i].fn(argc - 2, argv + 2);
+	}
+	fprintf(stderr, "hdrslim: '%s' is not a command (see 'hdrslim --help')\n", cmd);
+	return EXIT_FATAL;
+}

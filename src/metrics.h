@@ -1,0 +1,44 @@
+/*
+ * metrics.h — what each header costs the build (DESIGN.md, "Metrics").
+ *
+ *   lines             the header's own physical lines
+ *   direct_includers  files with a live #include of it
+ *   tus               TUs whose closure contains it
+ *   prevalence        tus / all TUs
+ *   expanded          its lines plus every header it pulls in, each once
+ *   added             summed over TUs: lines that would leave the TU with
+ *                     it (it and everything it dominates in the TU graph)
+ *   build_lines       lines x tus
+ */
+#ifndef HDRSLIM_METRICS_H
+#define HDRSLIM_METRICS_H
+
+#include <stdint.h>
+
+#include "session.h"
+
+typedef struct {
+	int file;
+	uint64_t lines, direct_includers, tus, expanded, added, build_lines;
+	double prevalence;
+} HeaderCost;
+
+typedef struct {
+	HeaderCost *v;
+	int n;
+	int tus;   /* TUs analysed */
+	int files; /* files of the tree's file set */
+} CostTable;
+
+void metrics_compute(Session *s, const Unit *units, int nunits, CostTable *out);
+void metrics_free(CostTable *t);
+
+/* Dominator-tree weights of one TU graph: for every node, the lines that
+ * leave the TU if that node's #include edges all go away.  weight must
+ * hold g->nodes.n entries; lines_of gives a file's lines. */
+typedef struct DomScratch DomScratch;
+DomScratch *dom_new(void);
+void dom_free(DomScratch *d);
+void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node, uint64_t *weight);
+
+#endif

@@ -1,0 +1,347 @@
+/*
+ * session.c — option parsing and the setup every subcommand shares.
+ *
+ * Exact mode is chosen when a configuration is given: a
+ * compile_commands.json, a kernel build directory, a -D/-U, or --exact.
+ * Otherwise union mode: every macro the command line does not name is
+ * unknown, and both sides of an unknown #if are kept.
+ */
+#include "session.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cache.h"
+
+static void usage_error(const char *cmd, const char *fmt, const char *arg)
+{
+	fflush(stdout);
+	fprintf(stderr, "hdrslim %s: ", cmd);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n(see 'hdrslim %s --help')\n", cmd);
+	exit(EXIT_FATAL);
+}
+
+static bool allowed(const char *extra, const char *opt)
+{
+	size_t n = strlen(opt);
+	for (const char *p = extra; p && *p;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		if (len == n && !strncmp(p, opt, n))
+			return true;
+		p = comma ? comma + 1 : NULL;
+	}
+	return false;
+}
+
+/* --name=value or --name value */
+static const char *value_of(int argc, char **argv, int *i, const char *name, const char *cmd)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+	if (a[n] == '=')
+		return a + n + 1;
+	if (*i + 1 >= argc)
+		usage_error(cmd, "option '%s' needs a value", name);
+	return argv[++*i];
+}
+
+static int int_value(const char *v, const char *name, const char *cmd)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (!*v || *end || n < 0 || n > 1000000000)
+		usage_error(cmd, "option '%s' needs a non-negative number", name);
+	return (int)n;
+}
+
+static bool is_opt(const char *a, const char *name)
+{
+	size_t n = strlen(name);
+	return !strncmp(a, name, n) && (a[n] == 0 || a[n] == '=');
+}
+
+void options_parse(Options *o, int argc, char **argv, const char *cmd, const char *extra)
+{
+	memset(o, 0, sizeof(*o));
+	o->kernel = -1;
+	o->top = -1;
+	o->max = -1;
+	o->jobs = cpu_count();
+	bool positional_only = false;
+	for (int i = 0; i < argc;) {
+		const char *a = argv[i];
+		if (positional_only || a[0] != '-' || !a[1]) {
+			vec_push(&o->args, xstrdup(a));
+			i++;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			positional_only = true;
+			i++;
+			continue;
+		}
+		if (flagset_take(&o->flags, argc, argv, &i, NULL))
+			continue;
+		if (is_opt(a, "--compdb"))
+			o->compdb = xstrdup(value_of(argc, argv, &i, "--compdb", cmd));
+		else if (is_opt(a, "--build"))
+			o->build = xstrdup(value_of(argc, argv, &i, "--build", cmd));
+		else if (!strcmp(a, "-C") || is_opt(a, "--tree"))
+			o->tree = xstrdup(value_of(argc, argv, &i, a[1] == 'C' ? "-C" : "--tree", cmd));
+		else if (!strcmp(a, "--kernel"))
+			o->kernel = 1;
+		else if (!strncmp(a, "--kernel=", 9))
+			o->kernel = 1, o->kernel_arch = xstrdup(a + 9);
+		else if (!strcmp(a, "--no-kernel"))
+			o->kernel = 0;
+		else if (!strcmp(a, "--exact"))
+			o->mode = 1;
+		else if (!strcmp(a, "--union"))
+			o->mode = 2;
+		else if (!strcmp(a, "--no-cache"))
+			o->no_cache = true;
+		else if (!strcmp(a, "--clear-cache"))
+			o->clear_cache = true;
+		else if (!strcmp(a, "--stats"))
+			o->stats = true;
+		else if (!strcmp(a, "--show-config"))
+			o->show_config = true;
+		else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+			o->quiet = true;
+		else if (!strcmp(a, "-j") || is_opt(a, "--jobs"))
+			o->jobs = int_value(value_of(argc, argv, &i, a[1] == 'j' ? "-j" : "--jobs", cmd), "--jobs", cmd);
+		else if (!strncmp(a, "-j", 2) && a[2] >= '0' && a[2] <= '9')
+			o->jobs = int_value(a + 2, "-j", cmd);
+		else if (is_opt(a, "--max-diags"))
+			diag_limit = int_value(value_of(argc, argv, &i, "--max-diags", cmd), "--max-diags", cmd);
+		else if (allowed(extra, "--make") && !strcmp(a, "--make"))
+			o->make_rules = true;
+		else if (allowed(extra, "-MG") && !strcmp(a, "-MG"))
+			o->missing_ok = true;
+		else if (allowed(extra, "--json") && !strcmp(a, "--json"))
+			o->json = true;
+		else if (allowed(extra, "--sort") && is_opt(a, "--sort"))
+			o->sort = xstrdup(value_of(argc, argv, &i, "--sort", cmd));
+		else if (allowed(extra, "--top") && is_opt(a, "--top"))
+			o->top = int_value(value_of(argc, argv, &i, "--top", cmd), "--top", cmd);
+		else if (allowed(extra, "--max") && is_opt(a, "--max"))
+			o->max = int_value(value_of(argc, argv, &i, "--max", cmd), "--max", cmd);
+		else
+			usage_error(cmd, "unknown option '%s'", a);
+		i++;
+	}
+	if (o->jobs < 1)
+		o->jobs = 1;
+	if (o->quiet)
+		warnings_enabled = false;
+}
+
+void options_free(Options *o)
+{
+	flagset_free(&o->flags);
+	free(o->tree);
+	free(o->compdb);
+	free(o->build);
+	free(o->kernel_arch);
+	free(o->sort);
+	for (int i = 0; i < o->args.n; i++)
+		free(o->args.v[i]);
+	vec_free(&o->args);
+}
+
+static bool is_dir(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool is_file(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+void session_open(Session *s, Options *o, const char *tree, bool walk)
+{
+	memset(s, 0, sizeof(*s));
+	s->opt = o;
+	s->t_start = now_seconds();
+	struct stat st;
+	if (stat(tree, &st) < 0)
+		die("%s: cannot open tree: %s", tree, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		die("%s: not a directory", tree);
+	char *root = path_absolute(tree);
+	fs_init(&s->ft, root);
+	s->names = interner_new();
+	config_init(&s->cfg, &s->ft);
+
+	bool kernel = o->kernel == 1 || (o->kernel == -1 && kernel_detect(root));
+	char *compdb = o->compdb ? path_absolute(o->compdb) : NULL;
+	if (!compdb && !kernel) {
+		char *auto_db = path_join(root, "compile_commands.json");
+		if (is_file(auto_db))
+			compdb = auto_db;
+		else
+			free(auto_db);
+	}
+	char *build = NULL;
+	if (o->build) {
+		if (!is_dir(o->build))
+			die("%s: --build needs a Kbuild output directory", o->build);
+		build = path_absolute(o->build);
+		char *ac = path_join(build, "include/generated/autoconf.h");
+		if (!is_file(ac))
+			die("%s: not a prepared kernel build directory (no include/generated/autoconf.h; "
+			    "run 'make O=%s defconfig prepare')", o->build, o->build);
+		free(ac);
+		kernel = true;
+	}
+	s->cfg.exact = o->mode == 1 ||
+		       (o->mode == 0 && (compdb || build || o->flags.any_macro));
+	if (o->clear_cache)
+		cache_clear(root);
+	if (!o->no_cache)
+		s->ft.cache = cache_open(root);
+	if (walk) {
+		fs_walk(&s->ft, kernel ? kernel_excludes : NULL);
+		s->walked = true;
+	}
+	if (!compdb && !kernel) {
+		char *flags_file = path_join(root, "compile_flags.txt");
+		config_read_flags_file(&o->flags, flags_file);
+		free(flags_file);
+	}
+	if (compdb)
+		config_load_compdb(&s->cfg, compdb, &o->flags);
+	if (kernel) {
+		s->kernel = kernel_new(&s->cfg, root, o->kernel_arch, build, &o->flags);
+		s->default_ctx = 0;
+	} else {
+		s->default_ctx = config_ctx(&s->cfg, &o->flags, -1);
+	}
+	s->ip = incpath_new(&s->cfg);
+	if (s->cfg.exact) {
+		s->pp = pp_new(&s->cfg, s->ip, s->names);
+		pp_set_missing_ok(s->pp, o->missing_ok);
+	} else {
+		s->graph = graph_new(&s->cfg, s->ip, s->names);
+	}
+	free(compdb);
+	free(build);
+	free(root);
+}
+
+static int ctx_for_file(Session *s, int file)
+{
+	for (int i = 0; i < s->cfg.units.n; i++)
+		if (s->cfg.units.v[i].file == file)
+			return s->cfg.units.v[i].ctx;
+	if (s->kernel)
+		return kernel_ctx_for(s->kernel, s->ft.files[file].key);
+	return s->default_ctx;
+}
+
+Unit session_unit_for_path(Session *s, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		die("%s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		die("%s: is a directory, not a source file", path);
+	char *abs = path_absolute(path);
+	int key = fs_key(&s->ft, abs);
+	free(abs);
+	int file = fs_add(&s->ft, key, 0);
+	Unit u = {file, ctx_for_file(s, file)};
+	return u;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+void session_all_units(Session *s)
+{
+	if (s->cfg.units.n)
+		return; /* from compile_commands.json */
+	for (int i = 0; i < s->ft.nfiles; i++) {
+		File *f = &s->ft.files[i];
+		if (!(f->flags & F_IN_TREE) || (f->flags & F_EXCLUDED))
+			continue;
+		if (!ends_with(fs_keystr(&s->ft, f->key), ".c"))
+			continue;
+		Unit u = {i, s->kernel ? kernel_ctx_for(s->kernel, f->key) : s->default_ctx};
+		vec_push(&s->cfg.units, u);
+	}
+}
+
+void session_prepare(Session *s, const Unit *units, int n)
+{
+	IntVec files = {0};
+	if (s->walked) {
+		for (int i = 0; i < s->ft.nfiles; i++) {
+			File *f = &s->ft.files[i];
+			const char *k = fs_keystr(&s->ft, f->key);
+			if ((f->flags & F_IN_TREE) && !(f->flags & F_EXCLUDED) &&
+			    (ends_with(k, ".c") || ends_with(k, ".h")))
+				vec_push(&files, i);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		vec_push(&files, units[i].file);
+	fs_lex_all(&s->ft, files.v, files.n, s->opt->jobs);
+	vec_free(&files);
+	if (s->graph)
+		graph_prepare(s->graph, units, n);
+}
+
+void session_tu(Session *s, const Unit *u, TuGraph *g)
+{
+	if (s->pp)
+		pp_walk(s->pp, u, g);
+	else
+		graph_tu(s->graph, u, g);
+}
+
+const char *session_path(Session *s, int file)
+{
+	return fs_keystr(&s->ft, s->ft.files[file].key);
+}
+
+void session_close(Session *s)
+{
+	if (s->ft.cache)
+		cache_save(s->ft.cache);
+	if (s->opt->stats) {
+		double t = now_seconds() - s->t_start;
+		fprintf(stderr,
+			"hdrslim: stats: mode %s, %d files known, %d lexed, %d from cache, "
+			"%.1f MiB read, %d contexts, %d chains, %.3f s, peak RSS %ld MiB\n",
+			s->cfg.exact ? "exact" : "union", s->ft.nfiles, s->ft.lexed, s->ft.cache_hits,
+			(double)s->ft.bytes_read / (1024.0 * 1024.0), s->cfg.ctxs.n, s->cfg.chains.n, t,
+			peak_rss_kib() / 1024);
+		if (s->graph) {
+			GraphStats gs = graph_stats(s->graph);
+			fprintf(stderr,
+				"hdrslim: stats: graph: %d files with edges, %d edges, %d unresolved, "
+				"%d computed includes left unknown\n",
+				gs.files_with_edges, gs.edges, gs.unresolved, gs.computed_unknown);
+		}
+	}
+	fflush(stdout);
+	if (ferror(stdout))
+		die("error writing output: %s", strerror(errno));
+}
+
+int session_status(void)
+{
+	return diag_errors ? EXIT_FINDINGS : EXIT_OK;
+}

@@ -1,0 +1,71 @@
+/*
+ * session.h — what every subcommand does before and after its own work:
+ * read the shared options, set up the file table, the configuration
+ * (command line, compile_commands.json or the kernel preset), the cache,
+ * and produce the TUs' graphs in exact or union mode.
+ */
+#ifndef HDRSLIM_SESSION_H
+#define HDRSLIM_SESSION_H
+
+#include <stdbool.h>
+
+#include "config.h"
+#include "fs.h"
+#include "graph.h"
+#include "incpath.h"
+#include "kernel.h"
+#include "pp.h"
+
+typedef struct {
+	FlagSet flags;
+	char *tree;        /* -C / --tree, or a positional TREE */
+	char *compdb;
+	char *build;
+	char *kernel_arch;
+	int kernel;        /* -1 auto, 0 --no-kernel, 1 --kernel */
+	int mode;          /* 0 auto, 1 exact, 2 union */
+	bool no_cache, clear_cache, stats, show_config, quiet;
+	int jobs;
+	/* command options */
+	bool make_rules, missing_ok, json;
+	char *sort;
+	int top, max;
+	StrVec args;       /* positional arguments */
+} Options;
+
+/* Parses argv (after the subcommand name).  `extra` lists the command's
+ * own options, e.g. "--make,-MG"; anything else unknown is a usage error. */
+void options_parse(Options *o, int argc, char **argv, const char *cmd, const char *extra);
+void options_free(Options *o);
+
+typedef struct {
+	Options *opt;
+	FileTable ft;
+	Config cfg;
+	Interner *names;
+	IncPath *ip;
+	Kernel *kernel;
+	Graph *graph;  /* union mode */
+	Pp *pp;        /* exact mode */
+	int default_ctx;
+	bool walked;
+	double t_start;
+} Session;
+
+/* Sets up a session for the tree.  walk: list the whole tree. */
+void session_open(Session *s, Options *o, const char *tree, bool walk);
+/* The unit for a file named by the user (dies if it does not exist). */
+Unit session_unit_for_path(Session *s, const char *path);
+/* Every TU of the tree: compile_commands.json entries or all .c files. */
+void session_all_units(Session *s);
+/* Lexes what the units need, in parallel, then prepares the graph. */
+void session_prepare(Session *s, const Unit *units, int n);
+/* A unit's graph (exact walk or union closure).  Union: thread-safe. */
+void session_tu(Session *s, const Unit *u, TuGraph *g);
+/* Path as shown to the user: relative to the tree when inside it. */
+const char *session_path(Session *s, int file);
+void session_close(Session *s);
+/* Exit status for the run: 1 when the analysed code had errors. */
+int session_status(void);
+
+#endif

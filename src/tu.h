@@ -1,0 +1,47 @@
+/*
+ * tu.h — one translation unit's include graph, as the analyses see it.
+ *
+ * Nodes are the files the TU opens, in first-inclusion order (node 0 is
+ * the TU itself; forced -include files hang off it).  Edges are every
+ * #include that is live in the TU, including the ones an include guard
+ * then makes empty: "what would leave if H went" needs them.  Two
+ * producers fill it: the exact walk (pp.c) and the union graph (graph.c).
+ */
+#ifndef HDRSLIM_TU_H
+#define HDRSLIM_TU_H
+
+#include <stdint.h>
+
+#include "util.h"
+
+typedef struct {
+	int from, to;  /* node indexes */
+	int dir;       /* directive index in the includer's facts; -1 forced */
+} TuEdge;
+
+typedef struct {
+	int from_file; /* file id */
+	int dir;       /* directive index */
+	const char *name; /* as spelled, or the tokens of a computed include */
+} TuMissing;
+
+typedef struct {
+	IntVec nodes;              /* file ids; nodes.v[0] is the TU */
+	VEC(TuEdge) edges;
+	VEC(TuMissing) missing;
+	/* file id -> node index, valid when mark[file] == epoch */
+	int *local;
+	uint32_t *mark;
+	uint32_t epoch;
+	int cap;
+} TuGraph;
+
+void tu_reset(TuGraph *g, int nfiles);
+void tu_free(TuGraph *g);
+/* Node index of file, adding it (and returning it in *added). */
+int tu_node(TuGraph *g, int file, int *added);
+/* Node index of file, or -1. */
+int tu_find(const TuGraph *g, int file);
+void tu_edge(TuGraph *g, int from, int to, int dir);
+
+#endif

@@ -1,0 +1,349 @@
+/*
+ * util.c — fatal errors, diagnostics, allocation, arenas, string buffers
+ * and lexical path helpers.  Everything here is small and has no
+ * knowledge of C or of include graphs.
+ */
+#include "util.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+int diag_errors;
+int diag_limit = 50;
+bool warnings_enabled = true;
+static int diag_printed;
+static pthread_mutex_t diag_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	fputs("hdrslim: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_FATAL);
+}
+
+void bug_at(const char *file, int line, const char *msg)
+{
+	fflush(stdout);
+	fprintf(stderr, "hdrslim: BUG: %s:%d: %s\n", file, line, msg);
+	exit(EXIT_BUG);
+}
+
+static void vreport(const char *kind, const char *path, unsigned line,
+		    const char *fmt, va_list ap)
+{
+	pthread_mutex_lock(&diag_lock);
+	if (diag_printed < diag_limit) {
+		if (line)
+			fprintf(stderr, "%s:%u: %s: ", path, line, kind);
+		else
+			fprintf(stderr, "%s: %s: ", path, kind);
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+	} else if (diag_printed == diag_limit) {
+		fprintf(stderr, "hdrslim: further diagnostics suppressed (--max-diags)\n");
+	}
+	diag_printed++;
+	pthread_mutex_unlock(&diag_lock);
+}
+
+void diag(const char *path, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("error", path, line, fmt, ap);
+	va_end(ap);
+	__atomic_add_fetch(&diag_errors, 1, __ATOMIC_RELAXED);
+}
+
+void warn_at(const char *path, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+	if (!warnings_enabled)
+		return;
+	va_start(ap, fmt);
+	vreport("warning", path, line, fmt, ap);
+	va_end(ap);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		die("out of memory (%zu x %zu bytes)", n, size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	va_start(ap, fmt);
+	if (vasprintf(&p, fmt, ap) < 0)
+		die("out of memory");
+	va_end(ap);
+	return p;
+}
+
+struct ArenaBlock {
+	ArenaBlock *next;
+	size_t used, size;
+	_Alignas(16) char data[];
+};
+
+void *arena_alloc(Arena *a, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	ArenaBlock *b = a->head;
+	if (!b || b->used + n > b->size) {
+		size_t size = n > (1u << 20) ? n : (1u << 20);
+		b = xmalloc(sizeof(*b) + size);
+		b->used = 0;
+		b->size = size;
+		b->next = a->head;
+		a->head = b;
+	}
+	void *p = b->data + b->used;
+	b->used += n;
+	a->used_total += n;
+	return p;
+}
+
+char *arena_strndup(Arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+void arena_free(Arena *a)
+{
+	ArenaBlock *b = a->head;
+	while (b) {
+		ArenaBlock *next = b->next;
+		free(b);
+		b = next;
+	}
+	a->head = NULL;
+	a->used_total = 0;
+}
+
+void sb_add(StrBuf *sb, const char *s, size_t n)
+{
+	if (sb->len + n + 1 > sb->cap) {
+		size_t c = sb->cap ? sb->cap : 64;
+		while (c < sb->len + n + 1)
+			c *= 2;
+		sb->buf = xrealloc(sb->buf, c);
+		sb->cap = c;
+	}
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = 0;
+}
+
+void sb_addc(StrBuf *sb, char c)
+{
+	sb_add(sb, &c, 1);
+}
+
+void sb_adds(StrBuf *sb, const char *s)
+{
+	sb_add(sb, s, strlen(s));
+}
+
+void sb_addf(StrBuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	va_start(ap, fmt);
+	int n = vasprintf(&p, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die("out of memory");
+	sb_add(sb, p, (size_t)n);
+	free(p);
+}
+
+const char *sb_str(StrBuf *sb)
+{
+	if (!sb->buf)
+		sb_add(sb, "", 0);
+	return sb->buf;
+}
+
+/*
+ * Collapse "//", "/./" and "dir/../" lexically.  A leading "../" that
+ * cannot be collapsed stays; "a/.." becomes ".".
+ */
+void path_normalize(char *p)
+{
+	bool abs = p[0] == '/';
+	char *out = p;
+	const char *in = p;
+	/* component start offsets in out, for popping on ".." */
+	size_t stack[512];
+	int depth = 0, fixed = 0; /* fixed: leading ".." components kept */
+	if (abs)
+		*out++ = '/', in++;
+	while (*in) {
+		while (*in == '/')
+			in++;
+		if (!*in)
+			break;
+		const char *end = strchr(in, '/');
+		size_t n = end ? (size_t)(end - in) : strlen(in);
+		if (n == 1 && in[0] == '.') {
+			in += n;
+			continue;
+		}
+		if (n == 2 && in[0] == '.' && in[1] == '.') {
+			if (depth > fixed) {
+				out = p + stack[--depth];
+				if (out > p + (abs ? 1 : 0))
+					out--; /* drop the separator */
+				in += n;
+				continue;
+			}
+			if (abs) { /* "/.." is "/" */
+				in += n;
+				continue;
+			}
+		}
+		if (out > p + (abs ? 1 : 0))
+			*out++ = '/';
+		if (depth < 512)
+			stack[depth++] = (size_t)(out - p);
+		if (n == 2 && in[0] == '.' && in[1] == '.')
+			fixed = depth;
+		memmove(out, in, n);
+		out += n;
+		in += n;
+	}
+	if (out == p)
+		*out++ = '.';
+	*out = 0;
+}
+
+char *path_join(const char *dir, const char *name)
+{
+	char *p;
+	if (name[0] == '/' || !dir || !dir[0] || (dir[0] == '.' && !dir[1]))
+		p = xstrdup(name);
+	else
+		p = xasprintf("%s/%s", dir, name);
+	path_normalize(p);
+	return p;
+}
+
+char *path_dirname(const char *p)
+{
+	const char *slash = strrchr(p, '/');
+	if (!slash)
+		return xstrdup(".");
+	if (slash == p)
+		return xstrdup("/");
+	return xstrndup(p, (size_t)(slash - p));
+}
+
+char *path_absolute(const char *p)
+{
+	if (p[0] == '/') {
+		char *r = xstrdup(p);
+		path_normalize(r);
+		return r;
+	}
+	char cwd[4096];
+	if (!getcwd(cwd, sizeof(cwd)))
+		die("cannot get the current directory: %s", strerror(errno));
+	return path_join(cwd, p);
+}
+
+bool path_has_prefix(const char *p, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (n == 1 && dir[0] == '/')
+		return p[0] == '/';
+	return strncmp(p, dir, n) == 0 && (p[n] == '/' || p[n] == 0);
+}
+
+void json_string(StrBuf *out, const char *s)
+{
+	sb_addc(out, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			sb_addc(out, '\\'), sb_addc(out, (char)*p);
+		else if (*p < 0x20)
+			sb_addf(out, "\\u%04x", *p);
+		else
+			sb_addc(out, (char)*p);
+	}
+	sb_addc(out, '"');
+}
+
+double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+long peak_rss_kib(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+}
+
+uint64_t hash_bytes(const void *p, size_t n)
+{
+	return XXH3_64bits(p, n);
+}
+
+int cpu_count(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}

@@ -1,0 +1,104 @@
+/*
+ * util.h — the few low-level pieces every stage shares: fatal errors and
+ * diagnostics with one wording, checked allocation, a growable array, a
+ * bump arena, and lexical path helpers.
+ *
+ * Conventions (after git's usage.c): die() is for failures that stop the
+ * run (exit 2); diag() reports a problem in the analysed code, never stops
+ * the run, and marks the run so that it ends with exit status 1; BUG() is a
+ * broken invariant of hdrslim itself (exit 70).
+ */
+#ifndef HDRSLIM_UTIL_H
+#define HDRSLIM_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+enum {
+	EXIT_OK = 0,
+	EXIT_FINDINGS = 1, /* problems found in the analysed code */
+	EXIT_FATAL = 2,    /* cannot run: usage, unreadable input */
+	EXIT_BUG = 70,
+};
+
+_Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void bug_at(const char *file, int line, const char *msg);
+#define BUG(msg) bug_at(__FILE__, __LINE__, msg)
+
+/* A diagnostic about the analysed code: "path:line: error: message".
+ * line 0 omits the line.  Thread-safe; capped per run (--max-diags). */
+void diag(const char *path, unsigned line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void warn_at(const char *path, unsigned line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+extern int diag_errors;      /* diag() calls so far */
+extern int diag_limit;       /* print at most this many; count all */
+extern bool warnings_enabled;
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Growable array: VEC(int) v = {0}; vec_push(&v, 3); v.v[0], v.n. */
+#define VEC(T) struct { T *v; int n, cap; }
+#define vec_grow(vec, need)                                                  \
+	do {                                                                 \
+		if ((need) > (vec)->cap) {                                   \
+			int c_ = (vec)->cap ? (vec)->cap : 8;                \
+			while (c_ < (need))                                  \
+				c_ *= 2;                                     \
+			(vec)->v = xrealloc((vec)->v, (size_t)c_ * sizeof(*(vec)->v)); \
+			(vec)->cap = c_;                                     \
+		}                                                            \
+	} while (0)
+#define vec_push(vec, x)                                                     \
+	do {                                                                 \
+		vec_grow((vec), (vec)->n + 1);                               \
+		(vec)->v[(vec)->n++] = (x);                                  \
+	} while (0)
+typedef VEC(int) IntVec;
+
+#define vec_free(vec) (free((vec)->v), (vec)->v = NULL, (vec)->n = (vec)->cap = 0)
+
+/* Bump arena: many small allocations, freed all at once. */
+typedef struct ArenaBlock ArenaBlock;
+typedef struct {
+	ArenaBlock *head;
+	size_t used_total;
+} Arena;
+void *arena_alloc(Arena *a, size_t n);
+char *arena_strndup(Arena *a, const char *s, size_t n);
+void arena_free(Arena *a);
+
+/* Growable byte buffer. */
+typedef struct {
+	char *buf;
+	size_t len, cap;
+} StrBuf;
+void sb_add(StrBuf *sb, const char *s, size_t n);
+void sb_addc(StrBuf *sb, char c);
+void sb_adds(StrBuf *sb, const char *s);
+void sb_addf(StrBuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *sb_str(StrBuf *sb); /* NUL-terminated view */
+
+/* Lexical path handling: no symlink resolution, like gcc's own paths. */
+char *path_join(const char *dir, const char *name);          /* malloc'd, normalized */
+void path_normalize(char *p);                                 /* in place */
+char *path_dirname(const char *p);                            /* malloc'd; "." for none */
+char *path_absolute(const char *p);                           /* against cwd, normalized */
+bool path_has_prefix(const char *p, const char *dir);         /* p == dir or under dir */
+
+/* Writes s as a JSON string literal (quotes and escapes included). */
+void json_string(StrBuf *out, const char *s);
+
+double now_seconds(void);
+long peak_rss_kib(void);
+uint64_t hash_bytes(const void *p, size_t n);                 /* xxh3 64 */
+int cpu_count(void);
+
+#endif
