@@ -92,7 +92,7 @@ static bool facts_valid(const Facts *f, uint32_t size)
 		if ((uint64_t)d[i].name_off + d[i].name_len >= f->strs_len ||
 		    (uint64_t)d[i].text_off + d[i].text_len >= f->strs_len ||
 		    (uint64_t)d[i].args_off + d[i].args_len >= f->strs_len ||
-		    d[i].next < -1 || d[i].next > (int32_t)f->ndirs || d[i].kind > D_ERROR)
+		    d[i].next < -1 || d[i].next > (int32_t)f->ndirs || d[i].kind > D_LINE)
 			return false;
 	}
 	if (f->guard >= (int32_t)f->ndirs ||

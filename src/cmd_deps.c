@@ -10,24 +10,65 @@
 #include "commands.h"
 #include "session.h"
 
-static void print_make_rule(Session *s, const TuGraph *g, const char *src)
+/* The headers of a TU in gcc -M order; with -MG the missing ones as
+ * spelled, where gcc would list them, each once. */
+static void collect(Session *s, const TuGraph *g, StrVec *out)
+{
+	int m = 0;
+	for (int i = 1; i <= g->nodes.n; i++) {
+		while (s->opt->missing_ok && m < g->missing.n && g->missing.v[m].after <= i) {
+			const TuMissing *mi = &g->missing.v[m++];
+			const char *name = mi->name;
+			if (!name) {
+				const Facts *f = s->ft.files[mi->from_file].facts;
+				const Directive *d = &facts_dirs(f)[mi->dir];
+				if (d->flags & DF_COMPUTED)
+					continue; /* union mode could not expand it */
+				name = facts_name(f, d);
+			}
+			bool dup = false;
+			for (int k = 0; k < out->n && !dup; k++)
+				dup = !strcmp(out->v[k], name);
+			if (!dup)
+				vec_push(out, (char *)name);
+		}
+		if (i < g->nodes.n)
+			vec_push(out, (char *)session_path(s, g->nodes.v[i]));
+	}
+}
+
+/* Union mode: an #include outside every unknown #if that resolves to
+ * nothing is missing in every configuration. */
+static void report_missing(Session *s, const TuGraph *g)
+{
+	for (int i = 0; i < g->missing.n; i++) {
+		const TuMissing *m = &g->missing.v[i];
+		if (!m->certain)
+			continue;
+		const Facts *f = s->ft.files[m->from_file].facts;
+		const Directive *d = &facts_dirs(f)[m->dir];
+		if (d->flags & DF_COMPUTED)
+			continue;
+		diag(session_path(s, m->from_file), d->line, "%s: No such file or directory",
+		     facts_name(f, d));
+	}
+}
+
+static void print_make_rule(const StrVec *deps, const char *src)
 {
 	const char *base = strrchr(src, '/');
 	base = base ? base + 1 : src;
 	const char *dot = strrchr(base, '.');
 	size_t n = dot ? (size_t)(dot - base) : strlen(base);
 	int col = printf("%.*s.o: %s", (int)n, base, src);
-	for (int i = 1; i < g->nodes.n; i++) {
-		const char *p = session_path(s, g->nodes.v[i]);
+	for (int i = 0; i < deps->n; i++) {
+		const char *p = deps->v[i];
 		if (col + 1 + (int)strlen(p) > 78) {
 			printf(" \\\n ");
 			col = 1;
 		}
 		col += printf(" %s", p);
 	}
-	if (s->opt->missing_ok && s->pp)
-		for (int i = 0; i < g->missing.n; i++)
-			printf(" %s", g->missing.v[i].name);
 	printf("\n");
 }
 
@@ -54,15 +95,16 @@ int cmd_deps(int argc, char **argv)
 	TuGraph g = {0};
 	for (int i = 0; i < units.n; i++) {
 		session_tu(&s, &units.v[i], &g);
-		if (o.make_rules) {
-			print_make_rule(&s, &g, session_path(&s, units.v[i].file));
-			continue;
-		}
-		for (int k = 1; k < g.nodes.n; k++)
-			printf("%s\n", session_path(&s, g.nodes.v[k]));
-		if (o.missing_ok && s.pp)
-			for (int k = 0; k < g.missing.n; k++)
-				printf("%s\n", g.missing.v[k].name);
+		if (s.graph && !o.missing_ok)
+			report_missing(&s, &g);
+		StrVec deps = {0};
+		collect(&s, &g, &deps);
+		if (o.make_rules)
+			print_make_rule(&deps, session_path(&s, units.v[i].file));
+		else
+			for (int k = 0; k < deps.n; k++)
+				printf("%s\n", deps.v[k]);
+		vec_free(&deps);
 	}
 	tu_free(&g);
 	vec_free(&units);

@@ -261,7 +261,9 @@ static const char *predefined_macros(Config *cfg, const FlagSet *fs)
 		}
 		sb_addc(&cmd, '\'');
 	}
-	sb_adds(&cmd, " -dM -E -x c /dev/null 2>/dev/null");
+	/* -nostdinc: only the compiler's own macros; <stdc-predef.h> is
+	 * walked as the file it is */
+	sb_adds(&cmd, " -nostdinc -dM -E -x c /dev/null 2>/dev/null");
 	FILE *p = popen(cmd.buf, "r");
 	StrBuf out = {0};
 	if (p) {
@@ -277,6 +279,17 @@ static const char *predefined_macros(Config *cfg, const FlagSet *fs)
 	free(out.buf);
 	vec_push(&predefs, pd);
 	return pd.text;
+}
+
+void config_release_compiler_info(void)
+{
+	sv_free(&system_dirs);
+	system_dirs_known = false;
+	for (int i = 0; i < predefs.n; i++) {
+		free(predefs.v[i].key);
+		free(predefs.v[i].text);
+	}
+	vec_free(&predefs);
 }
 
 /* ---- chains and contexts ---- */

@@ -98,6 +98,9 @@ void config_load_compdb(Config *cfg, const char *path, const FlagSet *extra);
  * paths against the file's directory.  Returns false when absent. */
 bool config_read_flags_file(FlagSet *fs, const char *path);
 
+/* Frees what was learnt from the compiler (search list, predefines). */
+void config_release_compiler_info(void);
+
 /* Text of a context's configuration, for --show-config. */
 void config_show(Config *cfg, int ctx, StrBuf *out);
 

@@ -28,6 +28,7 @@ enum DirKind {
 	D_ENDIF,
 	D_PRAGMA_ONCE,
 	D_ERROR,
+	D_LINE,
 };
 
 enum DirFlags {
@@ -62,7 +63,7 @@ enum FactsError {
 	FE_UNTERMINATED_STRING,
 };
 
-#define FACTS_VERSION 3
+#define FACTS_VERSION 4
 #define FACTS_MAX_ERRORS 4
 
 typedef struct {

@@ -17,7 +17,7 @@
 
 #include "macro.h"
 
-enum { E_NEEDS_CTX = 1, E_COMPUTED_UNKNOWN = 2 };
+enum { E_NEEDS_CTX = 1, E_COMPUTED_UNKNOWN = 2, E_UNCONDITIONAL = 4 };
 #define FOUND_UNSET (-100)
 
 typedef struct {
@@ -54,6 +54,8 @@ struct Graph {
 	int nctx_forced;
 	int cur_chain, cur_file, cur_found_at;
 	GraphStats stats;
+	uint8_t *cycle_told; /* per file, set once by graph_tu (atomically) */
+	int ncycle_told;
 };
 
 static int base_of(const Graph *g, int chain)
@@ -135,6 +137,7 @@ void graph_free(Graph *g)
 	free(g->ctx_forced);
 	free(g->bases);
 	free(g->ov);
+	free(g->cycle_told);
 	mt_free(&g->mt);
 	free(g);
 }
@@ -311,7 +314,7 @@ static void compute_edges(Graph *g, int chain, int file)
 			break;
 		case D_DEFINE:
 			if (unknown_depth)
-				mt_forget(&g->mt, facts_name(f, d), d->name_len);
+				mt_define_maybe(&g->mt, f, d);
 			else
 				mt_define(&g->mt, f, d);
 			break;
@@ -325,7 +328,8 @@ static void compute_edges(Graph *g, int chain, int file)
 			break;
 		case D_INCLUDE:
 		case D_INCLUDE_NEXT: {
-			GEdge e = {.to = -1, .dir = i, .found_at = -1};
+			GEdge e = {.to = -1, .dir = i, .found_at = -1,
+				   .flags = unknown_depth ? 0 : E_UNCONDITIONAL};
 			bool angled = (d->flags & DF_ANGLED) != 0;
 			char *computed = NULL;
 			const char *name = facts_name(f, d);
@@ -504,22 +508,60 @@ void graph_prepare(Graph *g, const Unit *units, int nunits)
 	}
 	free(seen);
 	vec_free(&work);
+	free(g->cycle_told);
+	g->ncycle_told = g->ft->nfiles;
+	g->cycle_told = xcalloc((size_t)g->ncycle_told + 1, 1);
 }
 
 typedef struct {
 	int file, node, k;
 } Visit;
-typedef VEC(Visit) VisitStack;
+typedef struct {
+	VEC(Visit) v;
+	VEC(uint8_t) on; /* by node: on the current path */
+} VisitStack;
+
+static void push_visit(VisitStack *st, int file, int node)
+{
+	Visit v = {file, node, 0};
+	vec_push(&st->v, v);
+	vec_grow(&st->on, node + 1);
+	while (st->on.n <= node)
+		st->on.v[st->on.n++] = 0;
+	st->on.v[node] = 1;
+}
+
+/* An edge back to a file on the current path that has no guard: in any
+ * configuration where these includes are live, the preprocessor would
+ * recurse until it gives up.  Reported once per file per run. */
+static void check_cycle(const Graph *g, const TuGraph *tg, const VisitStack *st, int from_file,
+			int dir, int to_node, int to_file)
+{
+	if (to_node >= st->on.n || !st->on.v[to_node])
+		return;
+	const Facts *f = g->ft->files[to_file].facts;
+	if (!f || f->guard >= 0 || f->pragma_once || to_file >= g->ncycle_told)
+		return;
+	if (__atomic_exchange_n(&g->cycle_told[to_file], 1, __ATOMIC_RELAXED))
+		return;
+	const Facts *ff = g->ft->files[from_file].facts;
+	diag(fs_keystr(g->ft, g->ft->files[from_file].key), ff ? facts_dirs(ff)[dir].line : 0,
+	     "include cycle: %s includes itself again and has no include guard",
+	     fs_keystr(g->ft, g->ft->files[to_file].key));
+	(void)tg;
+}
 
 /* Depth-first, in include order, from the node on top of the stack. */
-static void dfs(const Graph *g, int chain, TuGraph *tg, VisitStack *st)
+static void dfs(const Graph *g, int chain, TuGraph *tg, VisitStack *vs)
 {
+	VEC(Visit) *st = (void *)&vs->v;
 	int bchain = base_of(g, chain);
 	const Base *b = &g->bases[bchain];
 	bool derived = chain != bchain;
 	while (st->n) {
 		Visit *top = &st->v[st->n - 1];
 		if (top->file >= b->cap || b->first[top->file] < 0 || top->k >= b->count[top->file]) {
+			vs->on.v[top->node] = 0;
 			st->n--;
 			continue;
 		}
@@ -532,18 +574,19 @@ static void dfs(const Graph *g, int chain, TuGraph *tg, VisitStack *st)
 				to = o->to;
 		}
 		if (to < 0) {
-			TuMissing m = {top->file, e.dir, NULL};
+			TuMissing m = {top->file, e.dir, NULL, tg->nodes.n,
+				       (e.flags & E_UNCONDITIONAL) != 0};
 			vec_push(&tg->missing, m);
 			continue;
 		}
 		int added;
-		int from = top->node;
+		int from = top->node, from_file = top->file;
 		int tn = tu_node(tg, to, &added);
 		tu_edge(tg, from, tn, e.dir);
-		if (added) {
-			Visit nv = {to, tn, 0};
-			vec_push(st, nv);
-		}
+		if (added)
+			push_visit(vs, to, tn);
+		else
+			check_cycle(g, tg, vs, from_file, e.dir, tn, to);
 	}
 }
 
@@ -561,14 +604,13 @@ void graph_tu(const Graph *g, const Unit *u, TuGraph *tg)
 		tu_edge(tg, 0, node, -1);
 		if (!added)
 			continue;
-		Visit v = {forced->v[i], node, 0};
-		vec_push(&st, v);
+		push_visit(&st, forced->v[i], node);
 		dfs(g, chain, tg, &st);
 	}
-	Visit root = {u->file, 0, 0};
-	vec_push(&st, root);
+	push_visit(&st, u->file, 0);
 	dfs(g, chain, tg, &st);
-	vec_free(&st);
+	vec_free(&st.v);
+	vec_free(&st.on);
 }
 
 int graph_file_targets(const Graph *g, int chain, int file, IntVec *out)

@@ -129,6 +129,50 @@ static const char *skip_line_comment(Lexer *lx, const char *p)
 	return end;
 }
 
+static const char *scan_literal(Lexer *lx, const char *p, size_t *n);
+
+static inline bool ident_byte(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '$';
+}
+
+/* GNU C accepts C++ raw strings: R"d( ... )d", also LR, uR, UR, u8R.
+ * q is at the quote. */
+static bool is_raw_prefix(const char *buf, const char *q)
+{
+	if (q == buf || q[-1] != 'R')
+		return false;
+	const char *start = q - 1;
+	if (start > buf && (start[-1] == 'L' || start[-1] == 'U' || start[-1] == 'u'))
+		start--;
+	else if (start - 1 > buf && start[-1] == '8' && start[-2] == 'u')
+		start -= 2;
+	return start == buf || !ident_byte(start[-1]);
+}
+
+/* p is at the quote of R"delim( ... )delim" */
+static const char *skip_raw_string(Lexer *lx, const char *p)
+{
+	const char *end = lx->end;
+	const char *d = p + 1;
+	const char *paren = d;
+	while (paren < end && paren - d <= 16 && *paren != '(' && *paren != '"' && *paren != '\\' &&
+	       *paren != ' ' && *paren != '\n')
+		paren++;
+	if (paren >= end || *paren != '(')
+		return scan_literal(lx, p, NULL); /* not a raw string after all */
+	size_t dl = (size_t)(paren - d);
+	for (const char *q = paren + 1; q < end; q++) {
+		if (*q == '\n')
+			lx->line++;
+		else if (*q == ')' && (size_t)(end - q) > dl + 1 && !memcmp(q + 1, d, dl) && q[1 + dl] == '"')
+			return q + dl + 2;
+	}
+	add_error(lx, FE_UNTERMINATED_STRING, lx->line);
+	return end;
+}
+
 static void line_put(Lexer *lx, size_t *n, char c)
 {
 	LexScratch *s = lx->s;
@@ -304,7 +348,7 @@ static const struct {
 	{"if", D_IF}, {"ifdef", D_IFDEF}, {"ifndef", D_IFNDEF},
 	{"elif", D_ELIF}, {"elifdef", D_ELIFDEF}, {"elifndef", D_ELIFNDEF},
 	{"else", D_ELSE}, {"endif", D_ENDIF}, {"pragma", D_PRAGMA_ONCE},
-	{"error", D_ERROR},
+	{"error", D_ERROR}, {"line", D_LINE},
 };
 
 /* Parses the collected logical line of a directive that began on `line`. */
@@ -322,7 +366,7 @@ static void parse_directive(Lexer *lx, uint32_t line, const char *l, size_t len)
 		    memcmp(directive_names[i].name, l, n) == 0)
 			kind = directive_names[i].kind;
 	if (kind < 0)
-		return; /* #line, #ident, #warning, #assert ...: irrelevant here */
+		return; /* #ident, #warning, #assert ...: irrelevant here */
 	const char *rest = l + n;
 	while (*rest == ' ')
 		rest++;
@@ -398,6 +442,7 @@ static void parse_directive(Lexer *lx, uint32_t line, const char *l, size_t len)
 	case D_IF:
 	case D_ELIF:
 	case D_ERROR:
+	case D_LINE:
 		d->name_off = put_str(lx, "", 0);
 		d->text_off = put_str(lx, rest, rest_len);
 		d->text_len = (uint32_t)rest_len;
@@ -597,7 +642,10 @@ Facts *lex_file(const char *buf, size_t len, LexScratch *scratch)
 		case C_QUOTE:
 			bol = false;
 			text_after_last = true;
-			p = scan_literal(&lx, p, NULL);
+			if (*p == '"' && is_raw_prefix(buf, p))
+				p = skip_raw_string(&lx, p);
+			else
+				p = scan_literal(&lx, p, NULL);
 			continue;
 		case C_HASH:
 			if (bol) {
@@ -647,7 +695,8 @@ out:
 			f->pragma_once = 1;
 	f->nerrors = (uint8_t)lx.nerrors;
 	memcpy(f->errors, lx.errors, sizeof(lx.errors));
-	memcpy(facts_dirs(f), scratch->dirs, scratch->ndirs * sizeof(Directive));
+	if (scratch->ndirs)
+		memcpy(facts_dirs(f), scratch->dirs, scratch->ndirs * sizeof(Directive));
 	memcpy((char *)facts_strs(f), scratch->strs, scratch->strs_len);
 	return f;
 }

@@ -18,6 +18,7 @@
  */
 #include "macro.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,11 +49,13 @@ struct Macro {
 typedef struct {
 	MacroTable *mt;
 	bool in_if;
+	bool maybe; /* also expand maybe-defined macros (union-mode includes) */
 	const char *err;
 	long budget; /* caps runaway expansion */
 } Expander;
 
 static int id_defined, id_has_include, id_has_include_next, id_va_args, id_va_opt;
+static int id_line, id_file, id_include_level, id_counter;
 
 void mt_init(MacroTable *mt, Interner *names, bool unknown_default)
 {
@@ -64,6 +67,10 @@ void mt_init(MacroTable *mt, Interner *names, bool unknown_default)
 	id_has_include_next = intern_cstr(names, "__has_include_next");
 	id_va_args = intern_cstr(names, "__VA_ARGS__");
 	id_va_opt = intern_cstr(names, "__VA_OPT__");
+	id_line = intern_cstr(names, "__LINE__");
+	id_file = intern_cstr(names, "__FILE__");
+	id_include_level = intern_cstr(names, "__INCLUDE_LEVEL__");
+	id_counter = intern_cstr(names, "__COUNTER__");
 }
 
 void mt_reset(MacroTable *mt)
@@ -121,6 +128,13 @@ void mt_define(MacroTable *mt, const Facts *f, const Directive *d)
 	m->args_len = d->args_len;
 }
 
+void mt_define_maybe(MacroTable *mt, const Facts *f, const Directive *d)
+{
+	mt_define(mt, f, d);
+	if (!(d->flags & DF_BADNAME))
+		mt->by_id[intern(mt->names, facts_name(f, d), d->name_len)]->state = TRI_UNKNOWN;
+}
+
 void mt_undef(MacroTable *mt, const char *name, size_t len)
 {
 	Macro *m = slot(mt, intern(mt->names, name, len));
@@ -148,6 +162,8 @@ Tri mt_defined(MacroTable *mt, const char *name, size_t len)
 	int id = intern_find(mt->names, name, len);
 	if (id < 0)
 		return mt->unknown_default ? TRI_UNKNOWN : TRI_FALSE;
+	if ((id == id_has_include || id == id_has_include_next) && !lookup(mt, id))
+		return TRI_TRUE;
 	return state_of(mt, id);
 }
 
@@ -534,8 +550,29 @@ static void expand_stack(Expander *ex, TokVec *in, TokVec *out)
 			copy_group(in, out);
 			continue;
 		}
+		if (!mt->unknown_default && (t.id == id_line || t.id == id_include_level ||
+					     t.id == id_counter || t.id == id_file) &&
+		    !lookup(mt, t.id)) {
+			/* GCC's dynamic macros, meaningful only in a real walk */
+			Tok r = {.kind = TK_NUM, .id = -1, .space = t.space};
+			char buf[64];
+			if (t.id == id_file) {
+				r.kind = TK_STR;
+				snprintf(buf, sizeof(buf), "\"%.60s\"", mt->file ? mt->file : "");
+			} else {
+				snprintf(buf, sizeof(buf), "%ld",
+					 t.id == id_line ? (long)mt->line
+					 : t.id == id_include_level ? (long)mt->include_level
+					 : (long)mt->counter++);
+			}
+			r.s = arena_strndup(&mt->arena, buf, strlen(buf));
+			r.len = (uint32_t)strlen(buf);
+			vec_push(out, r);
+			continue;
+		}
 		Macro *m = lookup(mt, t.id);
-		if (!m || m->state != TRI_TRUE || hs_has(t.hs, t.id)) {
+		bool usable = m && (m->state == TRI_TRUE || (ex->maybe && m->state == TRI_UNKNOWN && m->body));
+		if (!usable || hs_has(t.hs, t.id)) {
 			vec_push(out, t);
 			continue;
 		}
@@ -773,7 +810,8 @@ static char *header_operand(Parser *p, bool *angled)
 		}
 		p->pos++;
 		*angled = true;
-		return xstrdup(sb_str(&sb));
+		sb_str(&sb);
+		return sb.buf;
 	}
 	return NULL;
 }
@@ -823,6 +861,12 @@ static Val parse_primary(Parser *p, bool eval)
 			if (paren && !accept(p, ")"))
 				fail(p, "missing ')' after \"defined\"");
 			Tri s = state_of(mt, n->id);
+			if (!lookup(mt, n->id) && (n->id == id_has_include || n->id == id_has_include_next))
+				s = TRI_TRUE;
+			if (!mt->unknown_default && !lookup(mt, n->id) &&
+			    (n->id == id_line || n->id == id_file || n->id == id_include_level ||
+			     n->id == id_counter))
+				s = TRI_TRUE;
 			return s == TRI_UNKNOWN ? unknown() : known(s == TRI_TRUE);
 		}
 		if (t->id == id_has_include || t->id == id_has_include_next) {
@@ -832,6 +876,27 @@ static Val parse_primary(Parser *p, bool eval)
 			}
 			bool angled = false;
 			char *name = header_operand(p, &angled);
+			if (!name) {
+				/* not a header-name: macro-expand the operand first */
+				int start = p->pos, depth = 0;
+				while (p->pos < p->n) {
+					Tok *c = &p->t[p->pos];
+					if (is_punct(c, "("))
+						depth++;
+					else if (is_punct(c, ")") && depth-- == 0)
+						break;
+					p->pos++;
+				}
+				TokVec exp = {0};
+				expand_list(p->ex, p->t + start, p->pos - start, &exp);
+				Parser sub = {.ex = p->ex, .t = exp.v, .n = exp.n};
+				name = header_operand(&sub, &angled);
+				if (sub.pos != sub.n) {
+					free(name);
+					name = NULL;
+				}
+				vec_free(&exp);
+			}
 			if (!name || !accept(p, ")")) {
 				free(name);
 				fail(p, "operator \"__has_include\" requires a header name");
@@ -1032,7 +1097,7 @@ Tri mt_eval_if(MacroTable *mt, const char *text, size_t len, const char **err)
 
 char *mt_expand_include(MacroTable *mt, const char *text, size_t len, bool *angled)
 {
-	Expander ex = {.mt = mt, .in_if = false, .budget = 1000000};
+	Expander ex = {.mt = mt, .in_if = false, .maybe = mt->unknown_default, .budget = 1000000};
 	TokVec in = {0}, out = {0};
 	tokenize(mt, text, len, &in);
 	expand_list(&ex, in.v, in.n, &out);
@@ -1040,15 +1105,10 @@ char *mt_expand_include(MacroTable *mt, const char *text, size_t len, bool *angl
 	if (!ex.err && out.n) {
 		Parser p = {.ex = &ex, .t = out.v, .n = out.n};
 		r = header_operand(&p, angled);
-		/* an unknown macro left in the name means we cannot know it */
-		if (r && mt->unknown_default)
-			for (int i = 0; i < out.n; i++)
-				if (out.v[i].kind == TK_IDENT && state_of(mt, out.v[i].id) == TRI_UNKNOWN &&
-				    out.v[0].kind != TK_STR) {
-					free(r);
-					r = NULL;
-					break;
-				}
+		if (p.pos != p.n) {
+			free(r);
+			r = NULL;
+		}
 	}
 	vec_free(&in);
 	vec_free(&out);

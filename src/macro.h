@@ -33,7 +33,9 @@ typedef struct MacroTable {
 	/* __has_include support: returns 1 found, 0 not found */
 	int (*has_include)(void *ctx, const char *name, bool angled, bool next);
 	void *has_include_ctx;
-	int depth_limit_hits;
+	/* what __LINE__, __FILE__, __INCLUDE_LEVEL__ and __COUNTER__ say */
+	long line, include_level, counter;
+	const char *file;
 } MacroTable;
 
 void mt_init(MacroTable *mt, Interner *names, bool unknown_default);
@@ -43,8 +45,11 @@ void mt_free(MacroTable *mt);
 /* Applies a #define / #undef directive of file facts f. */
 void mt_define(MacroTable *mt, const Facts *f, const Directive *d);
 void mt_undef(MacroTable *mt, const char *name, size_t len);
-/* Marks a name unknown (union mode: a define under an unknown condition). */
+/* Marks a name unknown (union mode: an #undef under an unknown condition). */
 void mt_forget(MacroTable *mt, const char *name, size_t len);
+/* Union mode: a #define under an unknown condition.  The name stays
+ * unknown to #if, but a computed #include may use the definition. */
+void mt_define_maybe(MacroTable *mt, const Facts *f, const Directive *d);
 
 /* TRI_TRUE defined, TRI_FALSE undefined, TRI_UNKNOWN unknown. */
 Tri mt_defined(MacroTable *mt, const char *name, size_t len);

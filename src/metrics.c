@@ -364,8 +364,10 @@ void metrics_compute(Session *s, const Unit *units, int nunits, CostTable *out)
 	memset(out, 0, sizeof(*out));
 	session_prepare(s, units, nunits);
 	uint64_t *direct = NULL;
+	phase("includers");
 	if (s->graph)
 		direct = direct_includers_union(s);
+	phase("tu-walks");
 	int nfiles = s->ft.nfiles;
 	int threads = s->graph ? s->opt->jobs : 1;
 	if (threads > 64)
@@ -410,6 +412,7 @@ void metrics_compute(Session *s, const Unit *units, int nunits, CostTable *out)
 		free(jobs[t].added);
 	}
 	out->tus = nunits;
+	phase("table");
 	for (int i = 0; i < nfiles && i < s->ft.nfiles; i++) {
 		if (!tus[i] && !direct[i])
 			continue;

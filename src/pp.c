@@ -12,9 +12,10 @@
  * false, which is GCC's answer for the attribute/builtin queries the
  * kernel makes about newer compilers.
  *
- * A header re-entered while it is still open and not protected by a
- * guard is an include cycle: reported once, not followed (GCC would
- * recurse 200 levels deep and stop with an error).
+ * A header may legitimately include itself again (the kernel's
+ * define_trace.h re-reads trace headers under TRACE_HEADER_MULTI_READ),
+ * so re-entry is allowed as in GCC; nesting deeper than GCC's limit of
+ * 200 is an include cycle, reported once per TU and not followed.
  */
 #include "pp.h"
 
@@ -32,7 +33,7 @@ struct Pp {
 	int chain;
 	TuGraph *g;
 	/* per file id, valid when == epoch */
-	uint32_t *once, *open, *cycle_told;
+	uint32_t *once, *cycle_told;
 	int cap;
 	uint32_t epoch;
 	/* __has_include context */
@@ -64,7 +65,6 @@ void pp_free(Pp *pp)
 		return;
 	mt_free(&pp->mt);
 	free(pp->once);
-	free(pp->open);
 	free(pp->cycle_told);
 	free(pp);
 }
@@ -82,8 +82,8 @@ static void ensure_cap(Pp *pp)
 	int cap = pp->cap ? pp->cap : 1024;
 	while (cap < need)
 		cap *= 2;
-	uint32_t **arrays[] = {&pp->once, &pp->open, &pp->cycle_told};
-	for (int i = 0; i < 3; i++) {
+	uint32_t **arrays[] = {&pp->once, &pp->cycle_told};
+	for (int i = 0; i < 2; i++) {
 		*arrays[i] = xrealloc(*arrays[i], (size_t)cap * sizeof(uint32_t));
 		memset(*arrays[i] + pp->cap, 0, (size_t)(cap - pp->cap) * sizeof(uint32_t));
 	}
@@ -150,7 +150,7 @@ static void do_include(Pp *pp, int file, int found_at, int node, const Facts *f,
 	if (r.file < 0) {
 		if (!pp->missing_ok)
 			diag(path_of(pp, file), d->line, "%s: No such file or directory", name);
-		TuMissing m = {file, i, computed ? facts_text(f, d) : facts_name(f, d)};
+		TuMissing m = {file, i, facts_name(f, d), pp->g->nodes.n, true};
 		if (computed) {
 			/* keep the expanded name for -MG output */
 			m.name = arena_strndup(&pp->mt.arena, computed, strlen(computed));
@@ -168,9 +168,20 @@ static void run_directives(Pp *pp, int file, int found_at, int node, const Facts
 	const Directive *dirs = facts_dirs(f);
 	int n = (int)f->ndirs;
 	int i = 0;
+	long line_delta = 0; /* from #line */
 	while (i < n) {
 		const Directive *d = &dirs[i];
+		pp->mt.line = (long)d->line + line_delta;
+		pp->mt.include_level = depth;
+		pp->mt.file = file >= 0 ? path_of(pp, file) : "<command-line>";
 		switch (d->kind) {
+		case D_LINE: {
+			char *end;
+			long v = strtol(facts_text(f, d), &end, 10);
+			if (end != facts_text(f, d))
+				line_delta = v - (long)d->line - 1;
+			break;
+		}
 		case D_IF:
 		case D_IFDEF:
 		case D_IFNDEF: {
@@ -241,21 +252,20 @@ static void include_file(Pp *pp, int file, int found_at, int from_node, int dir,
 	if (f->guard >= 0 &&
 	    mt_defined(&pp->mt, facts_strs(f) + f->guard_name_off, f->guard_name_len) == TRI_TRUE)
 		return;
-	if (pp->open[file] == pp->epoch || depth > MAX_DEPTH) {
+	if (depth > MAX_DEPTH) {
 		if (pp->cycle_told[file] != pp->epoch) {
 			pp->cycle_told[file] = pp->epoch;
 			int from_file = from_node >= 0 ? pp->g->nodes.v[from_node] : -1;
 			const Facts *ff = from_file >= 0 ? pp->ft->files[from_file].facts : NULL;
 			diag(path_of(pp, from_file), ff && dir >= 0 ? facts_dirs(ff)[dir].line : 0,
-			     "include cycle: %s includes itself and has no include guard", path_of(pp, file));
+			     "#include nested depth %d exceeds maximum: include cycle through %s, "
+			     "which has no include guard", MAX_DEPTH, path_of(pp, file));
 		}
 		return;
 	}
 	if (f->pragma_once)
 		pp->once[file] = pp->epoch;
-	pp->open[file] = pp->epoch;
 	run_directives(pp, file, found_at, node, f, depth);
-	pp->open[file] = 0;
 }
 
 void pp_walk(Pp *pp, const Unit *u, TuGraph *g)
@@ -289,7 +299,6 @@ void pp_walk(Pp *pp, const Unit *u, TuGraph *g)
 		return;
 	fs_report_errors(pp->ft, u->file);
 	ensure_cap(pp);
-	pp->open[u->file] = pp->epoch;
 	if (f->pragma_once)
 		pp->once[u->file] = pp->epoch;
 	run_directives(pp, u->file, FOUND_DIRECT, 0, f, 0);

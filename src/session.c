@@ -171,6 +171,7 @@ void session_open(Session *s, Options *o, const char *tree, bool walk)
 	memset(s, 0, sizeof(*s));
 	s->opt = o;
 	s->t_start = now_seconds();
+	phase("options");
 	struct stat st;
 	if (stat(tree, &st) < 0)
 		die("%s: cannot open tree: %s", tree, strerror(errno));
@@ -208,7 +209,9 @@ void session_open(Session *s, Options *o, const char *tree, bool walk)
 		cache_clear(root);
 	if (!o->no_cache)
 		s->ft.cache = cache_open(root);
+	phase("setup");
 	if (walk) {
+		phase("walk");
 		fs_walk(&s->ft, kernel ? kernel_excludes : NULL);
 		s->walked = true;
 	}
@@ -297,8 +300,10 @@ void session_prepare(Session *s, const Unit *units, int n)
 	}
 	for (int i = 0; i < n; i++)
 		vec_push(&files, units[i].file);
+	phase("lex");
 	fs_lex_all(&s->ft, files.v, files.n, s->opt->jobs);
 	vec_free(&files);
+	phase("graph");
 	if (s->graph)
 		graph_prepare(s->graph, units, n);
 }
@@ -318,9 +323,11 @@ const char *session_path(Session *s, int file)
 
 void session_close(Session *s)
 {
+	phase("save-cache");
 	if (s->ft.cache)
 		cache_save(s->ft.cache);
 	if (s->opt->stats) {
+		phase_report();
 		double t = now_seconds() - s->t_start;
 		fprintf(stderr,
 			"hdrslim: stats: mode %s, %d files known, %d lexed, %d from cache, "
@@ -339,6 +346,14 @@ void session_close(Session *s)
 	fflush(stdout);
 	if (ferror(stdout))
 		die("error writing output: %s", strerror(errno));
+	graph_free(s->graph);
+	pp_free(s->pp);
+	incpath_free(s->ip);
+	kernel_free(s->kernel);
+	config_free(&s->cfg);
+	fs_free(&s->ft);
+	interner_free(s->names);
+	config_release_compiler_info();
 }
 
 int session_status(void)

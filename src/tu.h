@@ -22,7 +22,9 @@ typedef struct {
 typedef struct {
 	int from_file; /* file id */
 	int dir;       /* directive index */
-	const char *name; /* as spelled, or the tokens of a computed include */
+	const char *name; /* as spelled (computed: as expanded), NULL: see dir */
+	int after;     /* number of nodes when it was met, for -MG order */
+	bool certain;  /* missing in every configuration (not under an unknown #if) */
 } TuMissing;
 
 typedef struct {

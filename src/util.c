@@ -330,6 +330,32 @@ double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static struct {
+	const char *name;
+	double seconds;
+} phases[32];
+static int nphases;
+static double phase_start;
+
+void phase(const char *name)
+{
+	double t = now_seconds();
+	if (nphases && nphases <= 32)
+		phases[nphases - 1].seconds = t - phase_start;
+	phase_start = t;
+	if (nphases < 32)
+		phases[nphases].name = name;
+	nphases++;
+}
+
+void phase_report(void)
+{
+	phase(NULL);
+	fprintf(stderr, "hdrslim: stats: phases:");
+	for (int i = 0; i < nphases - 1 && i < 32; i++)
+		fprintf(stderr, " %s %.3fs%s", phases[i].name, phases[i].seconds, i + 2 < nphases ? "," : "\n");
+}
+
 long peak_rss_kib(void)
 {
 	struct rusage ru;

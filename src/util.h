@@ -97,6 +97,9 @@ bool path_has_prefix(const char *p, const char *dir);         /* p == dir or und
 void json_string(StrBuf *out, const char *s);
 
 double now_seconds(void);
+/* Phase timer for --stats: closes the previous phase, opens `name`. */
+void phase(const char *name);
+void phase_report(void);
 long peak_rss_kib(void);
 uint64_t hash_bytes(const void *p, size_t n);                 /* xxh3 64 */
 int cpu_count(void);

@@ -1,0 +1,2 @@
+#include "rec.h"
+#include "after.h"

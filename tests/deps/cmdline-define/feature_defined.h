@@ -1,0 +1,1 @@
+/* feature_defined.h */

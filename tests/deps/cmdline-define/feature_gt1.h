@@ -1,0 +1,1 @@
+/* feature_gt1.h */

@@ -1,0 +1,1 @@
+/* no1.h: must NOT be included */

@@ -1,0 +1,1 @@
+/* no2.h: must NOT be included */

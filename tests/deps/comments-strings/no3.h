@@ -1,0 +1,1 @@
+/* no3.h: must NOT be included */

@@ -1,0 +1,1 @@
+/* no4.h: must NOT be included */

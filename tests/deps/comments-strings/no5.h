@@ -1,0 +1,1 @@
+/* no5.h: must NOT be included */

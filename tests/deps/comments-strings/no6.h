@@ -1,0 +1,1 @@
+/* no6.h: must NOT be included */

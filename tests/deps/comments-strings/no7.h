@@ -1,0 +1,1 @@
+/* no7.h: must NOT be included */

@@ -1,0 +1,1 @@
+/* no8.h: must NOT be included */

@@ -1,0 +1,1 @@
+/* inc/cfgang.h */

@@ -1,0 +1,2 @@
+#include <x.h>
+#include "q.h"

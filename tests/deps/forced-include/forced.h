@@ -1,0 +1,3 @@
+/* forced.h */
+#define USE_FAST 1
+#include "helper.h"

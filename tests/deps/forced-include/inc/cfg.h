@@ -1,0 +1,2 @@
+/* inc/cfg.h */
+#define CFG_LEVEL 2

@@ -1,0 +1,1 @@
+/* src/forced.h: must NOT be picked by -include forced.h */

@@ -1,0 +1,1 @@
+/* inner.h: unguarded, harmless */

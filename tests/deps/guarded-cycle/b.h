@@ -1,0 +1,4 @@
+#ifndef B_H
+#define B_H
+#include "a.h"
+#endif

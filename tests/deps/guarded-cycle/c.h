@@ -1,0 +1,3 @@
+#pragma once
+/* c.h */
+#include "d.h"

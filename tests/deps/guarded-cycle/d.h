@@ -1,0 +1,3 @@
+#pragma once
+/* d.h */
+#include "e.h"

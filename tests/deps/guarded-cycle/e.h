@@ -1,0 +1,3 @@
+#pragma once
+/* e.h */
+#include "c.h"

@@ -1,0 +1,4 @@
+#ifndef SELF_H
+#define SELF_H
+#include "self.h"
+#endif

@@ -1,0 +1,1 @@
+/* has_has_include.h */

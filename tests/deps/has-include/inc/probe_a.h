@@ -1,0 +1,1 @@
+/* inc/probe_a.h: probed, never included */

@@ -1,0 +1,1 @@
+/* probe_q.h: probed, never included */

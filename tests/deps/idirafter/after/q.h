@@ -1,0 +1,1 @@
+/* after/q.h: "q.h" reaches -idirafter too */

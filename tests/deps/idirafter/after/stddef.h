@@ -1,0 +1,1 @@
+/* after/stddef.h: only with -nostdinc */

@@ -1,0 +1,1 @@
+/* after/x.h: only here */

@@ -1,0 +1,1 @@
+/* after/y.h: shadowed by inc/y.h */

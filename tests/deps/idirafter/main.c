@@ -1,0 +1,4 @@
+#include <x.h>
+#include <y.h>
+#include <stddef.h>
+#include "q.h"

@@ -1,0 +1,1 @@
+/* f01.h: test 01 false */

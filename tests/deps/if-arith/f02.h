@@ -1,0 +1,1 @@
+/* f02.h: test 02 false */

@@ -1,0 +1,1 @@
+/* f03.h: test 03 false */

@@ -1,0 +1,1 @@
+/* f04.h: test 04 false */

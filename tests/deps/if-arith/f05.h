@@ -1,0 +1,1 @@
+/* f05.h: test 05 false */

@@ -1,0 +1,1 @@
+/* f06.h: test 06 false */

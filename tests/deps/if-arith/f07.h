@@ -1,0 +1,1 @@
+/* f07.h: test 07 false */

@@ -1,0 +1,1 @@
+/* f08.h: test 08 false */

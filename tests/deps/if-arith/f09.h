@@ -1,0 +1,1 @@
+/* f09.h: test 09 false */

@@ -1,0 +1,1 @@
+/* f10.h: test 10 false */

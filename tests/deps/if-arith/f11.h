@@ -1,0 +1,1 @@
+/* f11.h: test 11 false */

@@ -1,0 +1,1 @@
+/* f12.h: test 12 false */

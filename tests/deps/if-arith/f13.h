@@ -1,0 +1,1 @@
+/* f13.h: test 13 false */

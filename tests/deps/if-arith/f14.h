@@ -1,0 +1,1 @@
+/* f14.h: test 14 false */

@@ -1,0 +1,1 @@
+/* f15.h: test 15 false */

@@ -1,0 +1,1 @@
+/* f16.h: test 16 false */

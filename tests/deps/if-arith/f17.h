@@ -1,0 +1,1 @@
+/* f17.h: test 17 false */

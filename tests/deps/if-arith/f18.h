@@ -1,0 +1,1 @@
+/* f18.h: test 18 false */

@@ -1,0 +1,1 @@
+/* f19.h: test 19 false */

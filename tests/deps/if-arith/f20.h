@@ -1,0 +1,1 @@
+/* f20.h: test 20 false */

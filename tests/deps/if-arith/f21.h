@@ -1,0 +1,1 @@
+/* f21.h: test 21 false */

@@ -1,0 +1,1 @@
+/* f22.h: test 22 false */

@@ -1,0 +1,1 @@
+/* f23.h: test 23 false */

@@ -1,0 +1,1 @@
+/* f24.h: test 24 false */

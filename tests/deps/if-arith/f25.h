@@ -1,0 +1,1 @@
+/* f25.h: test 25 false */

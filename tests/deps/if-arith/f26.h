@@ -1,0 +1,1 @@
+/* f26.h: test 26 false */

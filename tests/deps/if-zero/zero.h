@@ -1,0 +1,1 @@
+/* zero.h: must NOT be included */

@@ -1,0 +1,1 @@
+/* zero2.h: must NOT be included */

@@ -1,0 +1,1 @@
+/* zero3.h: must NOT be included */

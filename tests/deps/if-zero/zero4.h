@@ -1,0 +1,1 @@
+/* zero4.h: must NOT be included */

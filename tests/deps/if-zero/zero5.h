@@ -1,0 +1,1 @@
+/* zero5.h: must NOT be included */

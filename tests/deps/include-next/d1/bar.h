@@ -1,0 +1,2 @@
+/* d1/bar.h */
+#include_next <bar.h>

@@ -1,0 +1,2 @@
+/* d1/foo.h */
+#include_next <foo.h>

@@ -1,0 +1,2 @@
+/* d1/wrap.h */
+#include_next <wrap.h>

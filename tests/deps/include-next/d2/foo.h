@@ -1,0 +1,2 @@
+/* d2/foo.h */
+#include_next "foo.h"

@@ -1,0 +1,1 @@
+/* d3/foo.h: end of the chain */

@@ -1,0 +1,3 @@
+#include <foo.h>
+#include <bar.h>
+#include "wrap.h"

@@ -1,0 +1,2 @@
+/* wrap.h (next to main.c) */
+#include_next <wrap.h>

@@ -1,0 +1,1 @@
+/* inc/a.h: "a.h" when -iquote q is absent */

@@ -1,0 +1,1 @@
+/* inc/b.h: <b.h> via -I */

@@ -1,0 +1,1 @@
+/* local.h: includer directory beats -iquote */

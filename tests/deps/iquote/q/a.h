@@ -1,0 +1,1 @@
+/* q/a.h: "a.h" via -iquote */

@@ -1,0 +1,1 @@
+/* q/b.h: must NOT be found by <b.h> */

@@ -1,0 +1,1 @@
+/* q/local.h: must NOT be picked */

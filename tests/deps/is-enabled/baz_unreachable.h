@@ -1,0 +1,1 @@
+/* baz_unreachable.h */

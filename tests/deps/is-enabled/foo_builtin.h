@@ -1,0 +1,1 @@
+/* foo_builtin.h */

@@ -1,0 +1,1 @@
+/* sys/h.h: shadowed by inc/h.h */

@@ -1,0 +1,1 @@
+/* sys/only_sys.h */

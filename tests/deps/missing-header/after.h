@@ -1,0 +1,1 @@
+/* after.h: after the missing ones */

@@ -1,0 +1,3 @@
+/* sub/h.h */
+#include "gone.h"
+#include "there.h"

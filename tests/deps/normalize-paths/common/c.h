@@ -1,0 +1,2 @@
+/* common/c.h */
+#include "../inc/y.h"

@@ -1,0 +1,1 @@
+/* after_line.h */

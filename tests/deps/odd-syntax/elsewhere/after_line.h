@@ -1,0 +1,1 @@
+/* elsewhere/after_line.h: must NOT be picked */

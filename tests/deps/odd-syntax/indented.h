@@ -1,0 +1,1 @@
+/* indented.h */

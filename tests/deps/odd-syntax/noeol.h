@@ -1,0 +1,2 @@
+/* noeol.h: no newline at the end */
+#include "noeol_inner.h"

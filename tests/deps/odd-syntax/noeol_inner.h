@@ -1,0 +1,1 @@
+/* noeol_inner.h */

@@ -1,0 +1,1 @@
+/* nospace_angle.h */

@@ -1,0 +1,1 @@
+/* late_second.h */

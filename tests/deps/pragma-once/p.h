@@ -1,0 +1,5 @@
+#pragma once
+/* p.h */
+#ifdef SECOND
+#include "second.h"
+#endif

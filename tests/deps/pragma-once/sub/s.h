@@ -1,0 +1,2 @@
+/* sub/s.h */
+#include "../p.h"

@@ -1,0 +1,2 @@
+/* inc/other.h */
+#include "peer.h"

@@ -1,0 +1,1 @@
+/* inc/peer.h: quote include relative to inc/other.h */

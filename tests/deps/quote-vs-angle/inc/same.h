@@ -1,0 +1,1 @@
+/* inc/same.h: found by angle include via -I inc */

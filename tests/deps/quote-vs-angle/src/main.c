@@ -1,0 +1,4 @@
+#include "same.h"
+#include <same.h>
+#include <other.h>
+int main(void) { return 0; }

@@ -1,0 +1,1 @@
+/* src/peer.h: must NOT be picked */

@@ -1,0 +1,1 @@
+/* src/same.h: found by quote include from src/main.c */

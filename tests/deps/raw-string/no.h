@@ -1,0 +1,1 @@
+/* no.h: must NOT be included */

@@ -1,0 +1,1 @@
+/* after_sys.h: chosen by macros from system headers */

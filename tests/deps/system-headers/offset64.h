@@ -1,0 +1,1 @@
+/* offset64.h: chosen by macros from system headers */

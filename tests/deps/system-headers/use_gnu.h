@@ -1,0 +1,1 @@
+/* use_gnu.h: chosen by macros from system headers */

@@ -1,0 +1,1 @@
+/* bad_still_defined.h */

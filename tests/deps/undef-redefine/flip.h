@@ -1,0 +1,3 @@
+/* flip.h */
+#undef FROM_MAIN
+#define FROM_HDR 5

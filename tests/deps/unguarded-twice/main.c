@@ -1,0 +1,4 @@
+#include "x.h"
+#include "y.h"
+#include "z.h"
+#include "x.h"

@@ -1,0 +1,5 @@
+/* x.h: no include guard */
+#ifdef X_SEEN
+#include "again.h"
+#endif
+#define X_SEEN

@@ -1,0 +1,1 @@
+/* y.h: no include guard */

@@ -1,0 +1,2 @@
+/* z.h */
+#include "y.h"
