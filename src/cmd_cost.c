@@ -128,5 +128,5 @@ int cmd_cost(int argc, char **argv)
 	metrics_free(&t);
 	session_close(&s);
 	options_free(&o);
-	return EXIT_OK;
+	return session_status();
 }

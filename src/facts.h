@@ -63,7 +63,7 @@ enum FactsError {
 	FE_UNTERMINATED_STRING,
 };
 
-#define FACTS_VERSION 4
+#define FACTS_VERSION 5
 #define FACTS_MAX_ERRORS 4
 
 typedef struct {
@@ -81,7 +81,10 @@ typedef struct {
 	uint32_t guard_name_off, guard_name_len;
 	uint8_t pragma_once;
 	uint8_t nerrors;
-	uint8_t pad[2];
+	uint8_t loose_guard; /* some top-level #ifndef X / #define X pair: it
+			      * protects itself from re-inclusion even when
+			      * text outside it spoils the classic guard */
+	uint8_t pad;
 	FactsError errors[FACTS_MAX_ERRORS];
 	/* followed by Directive dirs[ndirs], then char strs[strs_len] */
 } Facts;

@@ -257,6 +257,13 @@ static void compute_edges(Graph *g, int chain, int file)
 	int unknown_depth = 0;
 	const Directive *dirs = facts_dirs(f);
 	int n = (int)f->ndirs;
+	/* Only a computed #include needs the file's own macros; tracking
+	 * every #define of the kernel's register headers would cost more
+	 * than all the rest.  Without them #if sees those names as unknown,
+	 * which only ever keeps more. */
+	bool track_defines = false;
+	for (int k = 0; k < n && !track_defines; k++)
+		track_defines = (dirs[k].flags & DF_COMPUTED) && dirs[k].kind != D_DEFINE;
 	int i = 0;
 	while (i < n) {
 		const Directive *d = &dirs[i];
@@ -313,13 +320,15 @@ static void compute_edges(Graph *g, int chain, int file)
 			}
 			break;
 		case D_DEFINE:
+			if (!track_defines)
+				break;
 			if (unknown_depth)
 				mt_define_maybe(&g->mt, f, d);
 			else
 				mt_define(&g->mt, f, d);
 			break;
 		case D_UNDEF:
-			if (d->flags & DF_BADNAME)
+			if ((d->flags & DF_BADNAME) || !track_defines)
 				break;
 			if (unknown_depth)
 				mt_forget(&g->mt, facts_name(f, d), d->name_len);
@@ -531,17 +540,25 @@ static void push_visit(VisitStack *st, int file, int node)
 	st->on.v[node] = 1;
 }
 
-/* An edge back to a file on the current path that has no guard: in any
- * configuration where these includes are live, the preprocessor would
- * recurse until it gives up.  Reported once per file per run. */
+/* An unconditional edge back to a file on the current path that has no
+ * guard of any kind: whenever the path is live, the preprocessor recurses
+ * until it gives up.  Reported once per file per run. */
 static void check_cycle(const Graph *g, const TuGraph *tg, const VisitStack *st, int from_file,
-			int dir, int to_node, int to_file)
+			const GEdge *e, int to_node, int to_file)
 {
-	if (to_node >= st->on.n || !st->on.v[to_node])
+	if (to_node >= st->on.n || !st->on.v[to_node] || !(e->flags & E_UNCONDITIONAL))
 		return;
-	const Facts *f = g->ft->files[to_file].facts;
-	if (!f || f->guard >= 0 || f->pragma_once || to_file >= g->ncycle_told)
+	int dir = e->dir;
+	if (to_file >= g->ncycle_told)
 		return;
+	/* the recursion stops at any file of the cycle that has a guard */
+	for (int i = st->v.n - 1; i >= 0; i--) {
+		const Facts *f = g->ft->files[st->v.v[i].file].facts;
+		if (!f || f->guard >= 0 || f->pragma_once || f->loose_guard)
+			return;
+		if (st->v.v[i].node == to_node)
+			break;
+	}
 	if (__atomic_exchange_n(&g->cycle_told[to_file], 1, __ATOMIC_RELAXED))
 		return;
 	const Facts *ff = g->ft->files[from_file].facts;
@@ -586,7 +603,7 @@ static void dfs(const Graph *g, int chain, TuGraph *tg, VisitStack *vs)
 		if (added)
 			push_visit(vs, to, tn);
 		else
-			check_cycle(g, tg, vs, from_file, e.dir, tn, to);
+			check_cycle(g, tg, vs, from_file, &e, tn, to);
 	}
 }
 

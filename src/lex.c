@@ -546,6 +546,17 @@ static size_t if_not_defined_name(const char *t, const char **name)
 	return n;
 }
 
+static bool find_loose_guard(const LexScratch *s)
+{
+	for (size_t i = 0; i + 1 < s->ndirs; i++) {
+		const Directive *d = &s->dirs[i], *n = &s->dirs[i + 1];
+		if (d->kind == D_IFNDEF && n->kind == D_DEFINE && d->name_len && d->name_len == n->name_len &&
+		    !memcmp(s->strs + d->name_off, s->strs + n->name_off, d->name_len))
+			return true;
+	}
+	return false;
+}
+
 static void find_guard(Lexer *lx, Facts *f, bool text_before_first, bool text_after_last)
 {
 	LexScratch *s = lx->s;
@@ -694,6 +705,7 @@ out:
 		if (scratch->dirs[i].kind == D_PRAGMA_ONCE)
 			f->pragma_once = 1;
 	f->nerrors = (uint8_t)lx.nerrors;
+	f->loose_guard = find_loose_guard(scratch);
 	memcpy(f->errors, lx.errors, sizeof(lx.errors));
 	if (scratch->ndirs)
 		memcpy(facts_dirs(f), scratch->dirs, scratch->ndirs * sizeof(Directive));

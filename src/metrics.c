@@ -111,6 +111,7 @@ void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node,
 		d->idom[i] = -1;
 	}
 	int sp = 0, count = 0;
+	bool back_edges = false;
 	d->stack[sp] = 0;
 	d->iter[0] = d->succ_off[0];
 	d->po[0] = -2; /* on stack */
@@ -123,6 +124,8 @@ void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node,
 				d->po[w] = -2;
 				d->iter[w] = d->succ_off[w];
 				d->stack[sp++] = w;
+			} else if (d->po[w] == -2) {
+				back_edges = true;
 			}
 			continue;
 		}
@@ -135,6 +138,8 @@ void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node,
 	 * but a damaged one must not loop) */
 	int first = n - count;
 	d->idom[0] = 0;
+	/* On an acyclic graph every predecessor precedes its successor in
+	 * reverse postorder, so one pass is final; cycles need the fixpoint. */
 	bool changed = true;
 	while (changed) {
 		changed = false;
@@ -154,6 +159,8 @@ void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node,
 				changed = true;
 			}
 		}
+		if (!back_edges)
+			break;
 	}
 	for (int i = 0; i < n; i++)
 		weight[i] = lines_of_node[i];
