@@ -120,6 +120,9 @@ int cmd_cost(int argc, char **argv)
 	CostTable t;
 	metrics_compute(&s, s.cfg.units.v, s.cfg.units.n, &t);
 	qsort(t.v, (size_t)t.n, sizeof(HeaderCost), by_metric);
+	if (o.stats)
+		fprintf(stderr, "hdrslim: stats: TU graphs: %llu nodes, %llu edges\n",
+			(unsigned long long)metrics_nodes, (unsigned long long)metrics_edges);
 	int top = o.top >= 0 ? o.top : o.json ? t.n : 20;
 	if (o.json)
 		print_json(&s, &t, top);

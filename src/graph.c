@@ -524,15 +524,33 @@ void graph_prepare(Graph *g, const Unit *units, int nunits)
 
 typedef struct {
 	int file, node, k;
+	int slot; /* lean: where edge 0 of this file goes in succ */
 } Visit;
 typedef struct {
 	VEC(Visit) v;
 	VEC(uint8_t) on; /* by node: on the current path */
+	bool lean;
 } VisitStack;
 
-static void push_visit(VisitStack *st, int file, int node)
+static int edge_count(const Base *b, int file)
 {
-	Visit v = {file, node, 0};
+	return file < b->cap && b->first[file] >= 0 ? b->count[file] : 0;
+}
+
+/* A newly found node: on the path, and in lean mode its successor slots. */
+static void push_visit(VisitStack *st, TuGraph *tg, const Base *b, int file, int node, int extra)
+{
+	Visit v = {file, node, 0, 0};
+	if (st->lean) {
+		int total = tg->succ.n;
+		int n = extra + edge_count(b, file);
+		vec_grow(&tg->succ, total + n);
+		for (int i = 0; i < n; i++)
+			tg->succ.v[total + i] = -1;
+		tg->succ.n = total + n;
+		vec_push(&tg->succ_off, total);
+		v.slot = total + extra;
+	}
 	vec_push(&st->v, v);
 	vec_grow(&st->on, node + 1);
 	while (st->on.n <= node)
@@ -543,12 +561,11 @@ static void push_visit(VisitStack *st, int file, int node)
 /* An unconditional edge back to a file on the current path that has no
  * guard of any kind: whenever the path is live, the preprocessor recurses
  * until it gives up.  Reported once per file per run. */
-static void check_cycle(const Graph *g, const TuGraph *tg, const VisitStack *st, int from_file,
-			const GEdge *e, int to_node, int to_file)
+static void check_cycle(const Graph *g, const VisitStack *st, int from_file, const GEdge *e,
+			int to_node, int to_file)
 {
 	if (to_node >= st->on.n || !st->on.v[to_node] || !(e->flags & E_UNCONDITIONAL))
 		return;
-	int dir = e->dir;
 	if (to_file >= g->ncycle_told)
 		return;
 	/* the recursion stops at any file of the cycle that has a guard */
@@ -562,24 +579,24 @@ static void check_cycle(const Graph *g, const TuGraph *tg, const VisitStack *st,
 	if (__atomic_exchange_n(&g->cycle_told[to_file], 1, __ATOMIC_RELAXED))
 		return;
 	const Facts *ff = g->ft->files[from_file].facts;
-	diag(fs_keystr(g->ft, g->ft->files[from_file].key), ff ? facts_dirs(ff)[dir].line : 0,
+	diag(fs_keystr(g->ft, g->ft->files[from_file].key), ff ? facts_dirs(ff)[e->dir].line : 0,
 	     "include cycle: %s includes itself again and has no include guard",
 	     fs_keystr(g->ft, g->ft->files[to_file].key));
-	(void)tg;
 }
 
 /* Depth-first, in include order, from the node on top of the stack. */
 static void dfs(const Graph *g, int chain, TuGraph *tg, VisitStack *vs)
 {
-	VEC(Visit) *st = (void *)&vs->v;
 	int bchain = base_of(g, chain);
 	const Base *b = &g->bases[bchain];
 	bool derived = chain != bchain;
-	while (st->n) {
-		Visit *top = &st->v[st->n - 1];
-		if (top->file >= b->cap || b->first[top->file] < 0 || top->k >= b->count[top->file]) {
+	while (vs->v.n) {
+		Visit *top = &vs->v.v[vs->v.n - 1];
+		if (top->k >= edge_count(b, top->file)) {
 			vs->on.v[top->node] = 0;
-			st->n--;
+			if (vs->lean)
+				vec_push(&tg->post, top->node);
+			vs->v.n--;
 			continue;
 		}
 		int k = top->k++;
@@ -591,41 +608,61 @@ static void dfs(const Graph *g, int chain, TuGraph *tg, VisitStack *vs)
 				to = o->to;
 		}
 		if (to < 0) {
-			TuMissing m = {top->file, e.dir, NULL, tg->nodes.n,
-				       (e.flags & E_UNCONDITIONAL) != 0};
-			vec_push(&tg->missing, m);
+			if (!vs->lean) {
+				TuMissing m = {top->file, e.dir, NULL, tg->nodes.n,
+					       (e.flags & E_UNCONDITIONAL) != 0};
+				vec_push(&tg->missing, m);
+			}
 			continue;
 		}
 		int added;
-		int from = top->node, from_file = top->file;
+		int from = top->node, from_file = top->file, slot = top->slot + k;
 		int tn = tu_node(tg, to, &added);
-		tu_edge(tg, from, tn, e.dir);
-		if (added)
-			push_visit(vs, to, tn);
+		if (vs->lean)
+			tg->succ.v[slot] = tn;
 		else
-			check_cycle(g, tg, vs, from_file, &e, tn, to);
+			tu_edge(tg, from, tn, e.dir);
+		if (added)
+			push_visit(vs, tg, b, to, tn, 0);
+		else
+			check_cycle(g, vs, from_file, &e, tn, to);
 	}
 }
 
-void graph_tu(const Graph *g, const Unit *u, TuGraph *tg)
+void graph_tu(const Graph *g, const Unit *u, TuGraph *tg, bool lean)
 {
 	int chain = g->cfg->ctxs.v[u->ctx].chain;
+	const Base *b = &g->bases[base_of(g, chain)];
 	tu_reset(tg, g->ft->nfiles);
 	tu_node(tg, u->file, NULL);
-	VisitStack st = {0};
-	/* forced -include files first, each finished before the next */
+	VisitStack st = {.lean = lean};
 	const IntVec *forced = &g->ctx_forced[u->ctx];
+	/* the root's successors: forced -include files first, then its own */
+	if (lean) {
+		push_visit(&st, tg, b, u->file, 0, forced->n);
+		st.v.n = 0; /* slots reserved; the root is walked last */
+	}
 	for (int i = 0; i < forced->n; i++) {
 		int added;
 		int node = tu_node(tg, forced->v[i], &added);
-		tu_edge(tg, 0, node, -1);
+		if (lean)
+			tg->succ.v[i] = node;
+		else
+			tu_edge(tg, 0, node, -1);
 		if (!added)
 			continue;
-		push_visit(&st, forced->v[i], node);
+		push_visit(&st, tg, b, forced->v[i], node, 0);
 		dfs(g, chain, tg, &st);
 	}
-	push_visit(&st, u->file, 0);
+	Visit root = {u->file, 0, 0, forced->n};
+	vec_push(&st.v, root);
+	vec_grow(&st.on, 1);
+	if (!st.on.n)
+		st.on.n = 1;
+	st.on.v[0] = 1;
 	dfs(g, chain, tg, &st);
+	if (lean)
+		vec_push(&tg->succ_off, tg->succ.n);
 	vec_free(&st.v);
 	vec_free(&st.on);
 }

@@ -26,8 +26,9 @@ Graph *graph_new(Config *cfg, IncPath *ip, Interner *names);
 void graph_free(Graph *g);
 /* Computes the edges of every file reachable from the units. */
 void graph_prepare(Graph *g, const Unit *units, int nunits);
-/* Fills tg with the unit's closure (DFS preorder, include order). */
-void graph_tu(const Graph *g, const Unit *u, TuGraph *tg);
+/* Fills tg with the unit's closure (DFS preorder, include order).  lean:
+ * only nodes, succ and post (what the metrics need), no edge list. */
+void graph_tu(const Graph *g, const Unit *u, TuGraph *tg, bool lean);
 /* Every live edge of a file under the unit's chain, for whole-tree
  * counts (direct includers).  Returns the number of edges; targets in
  * out (file ids, -1 unresolved). */

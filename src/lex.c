@@ -276,8 +276,20 @@ static const char *collect_line(Lexer *lx, const char *p, size_t *len)
 		if (space && n)
 			line_put(lx, &n, ' ');
 		space = false;
-		line_put(lx, &n, (char)c);
-		p++;
+		/* copy the run of ordinary bytes in one go */
+		const char *run = p + 1;
+		while (run < end && cls[(unsigned char)*run] == C_ORD)
+			run++;
+		size_t len = (size_t)(run - p);
+		LexScratch *s = lx->s;
+		if (n + len + 2 > s->cap_line) {
+			while (n + len + 2 > s->cap_line)
+				s->cap_line = s->cap_line ? s->cap_line * 2 : 256;
+			s->line = xrealloc(s->line, s->cap_line);
+		}
+		memcpy(s->line + n, p, len);
+		n += len;
+		p = run;
 	}
 done:
 	if (!lx->s->line)
@@ -690,8 +702,9 @@ out:
 	size = (size + 7) & ~(size_t)7;
 	if (size > UINT32_MAX)
 		size = UINT32_MAX; /* unreachable for files under 4 GiB of directives */
-	Facts *f = xcalloc(1, size);
+	Facts *f = xmalloc(size);
 	*f = tmp;
+	memset((char *)f + size - 8, 0, 8); /* alignment padding: keep it defined */
 	f->size = (uint32_t)size;
 	f->ndirs = (uint32_t)scratch->ndirs;
 	f->strs_len = (uint32_t)scratch->strs_len;

@@ -19,8 +19,9 @@
 #include <string.h>
 
 struct DomScratch {
-	int cap_nodes, cap_edges;
-	int *succ_off, *succ, *pred_off, *pred, *po, *rpo, *idom, *stack, *iter;
+	int cap;
+	int *po, *idom, *cand;
+	IntVec pred_off, pred, cursor;
 };
 
 DomScratch *dom_new(void)
@@ -32,62 +33,13 @@ void dom_free(DomScratch *d)
 {
 	if (!d)
 		return;
-	free(d->succ_off);
-	free(d->succ);
-	free(d->pred_off);
-	free(d->pred);
 	free(d->po);
-	free(d->rpo);
 	free(d->idom);
-	free(d->stack);
-	free(d->iter);
+	free(d->cand);
+	vec_free(&d->pred_off);
+	vec_free(&d->pred);
+	vec_free(&d->cursor);
 	free(d);
-}
-
-static void dom_reserve(DomScratch *d, int n, int m)
-{
-	if (n + 1 > d->cap_nodes) {
-		int c = d->cap_nodes ? d->cap_nodes : 1024;
-		while (c < n + 1)
-			c *= 2;
-		int **arrays[] = {&d->succ_off, &d->pred_off, &d->po, &d->rpo, &d->idom, &d->stack, &d->iter};
-		for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++)
-			*arrays[i] = xrealloc(*arrays[i], (size_t)c * sizeof(int));
-		d->cap_nodes = c;
-	}
-	if (m > d->cap_edges) {
-		int c = d->cap_edges ? d->cap_edges : 4096;
-		while (c < m)
-			c *= 2;
-		d->succ = xrealloc(d->succ, (size_t)c * sizeof(int));
-		d->pred = xrealloc(d->pred, (size_t)c * sizeof(int));
-		d->cap_edges = c;
-	}
-}
-
-/* CSR successor and predecessor lists. */
-static void build_adjacency(DomScratch *d, const TuGraph *g)
-{
-	int n = g->nodes.n, m = g->edges.n;
-	dom_reserve(d, n, m);
-	memset(d->succ_off, 0, (size_t)(n + 1) * sizeof(int));
-	memset(d->pred_off, 0, (size_t)(n + 1) * sizeof(int));
-	for (int i = 0; i < m; i++) {
-		d->succ_off[g->edges.v[i].from + 1]++;
-		d->pred_off[g->edges.v[i].to + 1]++;
-	}
-	for (int i = 0; i < n; i++) {
-		d->succ_off[i + 1] += d->succ_off[i];
-		d->pred_off[i + 1] += d->pred_off[i];
-	}
-	/* fill using iter/stack as cursors */
-	memcpy(d->iter, d->succ_off, (size_t)n * sizeof(int));
-	memcpy(d->stack, d->pred_off, (size_t)n * sizeof(int));
-	for (int i = 0; i < m; i++) {
-		const TuEdge *e = &g->edges.v[i];
-		d->succ[d->iter[e->from]++] = e->to;
-		d->pred[d->stack[e->to]++] = e->from;
-	}
 }
 
 static int intersect(const DomScratch *d, int a, int b)
@@ -101,72 +53,101 @@ static int intersect(const DomScratch *d, int a, int b)
 	return a;
 }
 
-void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node, uint64_t *weight)
+/* The general fixpoint over predecessors, for graphs with cycles. */
+static void idom_fixpoint(DomScratch *d, const TuGraph *g)
 {
 	int n = g->nodes.n;
-	build_adjacency(d, g);
-	/* iterative DFS from the root for postorder numbers */
-	for (int i = 0; i < n; i++) {
-		d->po[i] = -1;
-		d->idom[i] = -1;
-	}
-	int sp = 0, count = 0;
-	bool back_edges = false;
-	d->stack[sp] = 0;
-	d->iter[0] = d->succ_off[0];
-	d->po[0] = -2; /* on stack */
-	sp = 1;
-	while (sp) {
-		int v = d->stack[sp - 1];
-		if (d->iter[v] < d->succ_off[v + 1]) {
-			int w = d->succ[d->iter[v]++];
-			if (d->po[w] == -1) {
-				d->po[w] = -2;
-				d->iter[w] = d->succ_off[w];
-				d->stack[sp++] = w;
-			} else if (d->po[w] == -2) {
-				back_edges = true;
-			}
-			continue;
-		}
-		sp--;
-		d->po[v] = count;
-		d->rpo[n - 1 - count] = v;
-		count++;
-	}
-	/* nodes not reached from the root (cannot happen for a TU graph,
-	 * but a damaged one must not loop) */
-	int first = n - count;
+	const int *off = g->succ_off.v, *succ = g->succ.v;
+	vec_grow(&d->pred_off, n + 1);
+	vec_grow(&d->cursor, n + 1);
+	vec_grow(&d->pred, g->succ.n);
+	int *po_ = d->pred_off.v;
+	memset(po_, 0, (size_t)(n + 1) * sizeof(int));
+	for (int v = 0; v < n; v++)
+		for (int j = off[v]; j < off[v + 1]; j++)
+			if (succ[j] >= 0)
+				po_[succ[j] + 1]++;
+	for (int v = 0; v < n; v++)
+		po_[v + 1] += po_[v];
+	memcpy(d->cursor.v, po_, (size_t)(n + 1) * sizeof(int));
+	for (int v = 0; v < n; v++)
+		for (int j = off[v]; j < off[v + 1]; j++)
+			if (succ[j] >= 0)
+				d->pred.v[d->cursor.v[succ[j]]++] = v;
+	for (int v = 1; v < n; v++)
+		d->idom[v] = -1;
 	d->idom[0] = 0;
-	/* On an acyclic graph every predecessor precedes its successor in
-	 * reverse postorder, so one pass is final; cycles need the fixpoint. */
-	bool changed = true;
-	while (changed) {
+	for (bool changed = true; changed;) {
 		changed = false;
-		for (int k = first; k < n; k++) {
-			int v = d->rpo[k];
+		for (int k = g->post.n - 1; k >= 0; k--) {
+			int v = g->post.v[k];
 			if (v == 0)
 				continue;
 			int nd = -1;
-			for (int j = d->pred_off[v]; j < d->pred_off[v + 1]; j++) {
-				int p = d->pred[j];
+			for (int j = po_[v]; j < po_[v + 1]; j++) {
+				int p = d->pred.v[j];
 				if (d->po[p] < 0 || d->idom[p] < 0)
 					continue;
 				nd = nd < 0 ? p : intersect(d, p, nd);
+				if (nd == 0)
+					break;
 			}
 			if (nd != d->idom[v]) {
 				d->idom[v] = nd;
 				changed = true;
 			}
 		}
-		if (!back_edges)
-			break;
 	}
+}
+
+void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node, uint64_t *weight)
+{
+	int n = g->nodes.n;
+	if (n > d->cap) {
+		int c = d->cap ? d->cap : 1024;
+		while (c < n)
+			c *= 2;
+		d->po = xrealloc(d->po, (size_t)c * sizeof(int));
+		d->idom = xrealloc(d->idom, (size_t)c * sizeof(int));
+		d->cand = xrealloc(d->cand, (size_t)c * sizeof(int));
+		d->cap = c;
+	}
+	const int *off = g->succ_off.v, *succ = g->succ.v, *post = g->post.v;
+	for (int v = 0; v < n; v++) {
+		d->po[v] = -1;
+		d->cand[v] = -1;
+	}
+	for (int k = 0; k < g->post.n; k++)
+		d->po[post[k]] = k;
+	/* Push-style over reverse postorder: on an acyclic graph every
+	 * predecessor of w comes before w, so when w is reached its
+	 * candidate is final.  An edge to a node with a higher postorder
+	 * number closes a cycle: then the general fixpoint decides. */
+	bool cyclic = false;
+	d->idom[0] = 0;
+	for (int k = g->post.n - 1; k >= 0 && !cyclic; k--) {
+		int u = post[k];
+		if (u != 0)
+			d->idom[u] = d->cand[u];
+		for (int j = off[u]; j < off[u + 1]; j++) {
+			int w = succ[j];
+			if (w < 0 || w == 0)
+				continue;
+			if (d->po[w] >= d->po[u]) {
+				cyclic = true;
+				break;
+			}
+			int c = d->cand[w];
+			d->cand[w] = c < 0 ? u : c == 0 ? 0 : intersect(d, u, c);
+		}
+	}
+	if (cyclic)
+		idom_fixpoint(d, g);
 	for (int i = 0; i < n; i++)
 		weight[i] = lines_of_node[i];
-	/* postorder: children before their dominators */
-	for (int k = n - 1; k >= first; k--) {
-		int v = d->rpo[k];
+	/* postorder: a node before its dominators */
+	for (int k = 0; k < g->post.n; k++) {
+		int v = post[k];
 		if (v != 0 && d->idom[v] >= 0)
 			weight[d->idom[v]] += weight[v];
 	}
@@ -185,7 +166,6 @@ typedef struct {
 	const Unit *units;
 	int nunits;
 	int *next;
-	uint8_t *expanded_done;
 	uint64_t *expanded;
 	/* per worker */
 	uint32_t *tus;
@@ -198,6 +178,8 @@ typedef struct {
 
 static bool pairset_add(PairSet *ps, int from, int to);
 static void job_grow(Job *job, int need);
+
+uint64_t metrics_nodes, metrics_edges;
 
 static uint32_t file_lines(Session *s, int file)
 {
@@ -219,8 +201,10 @@ static void *worker(void *arg)
 		int u = __atomic_fetch_add(job->next, 1, __ATOMIC_RELAXED);
 		if (u >= job->nunits)
 			break;
-		session_tu(s, &job->units[u], &g);
+		session_tu_csr(s, &job->units[u], &g);
 		int n = g.nodes.n;
+		__atomic_add_fetch(&metrics_nodes, (uint64_t)n, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&metrics_edges, (uint64_t)g.succ.n, __ATOMIC_RELAXED);
 		vec_grow(&lines, n);
 		vec_grow(&weight, n);
 		for (int i = 0; i < n; i++)
@@ -240,10 +224,12 @@ static void *worker(void *arg)
 				continue;
 			job->tus[f]++;
 			job->added[f] += weight.v[i];
-			if (__atomic_exchange_n(&job->expanded_done[f], 1, __ATOMIC_RELAXED))
+			/* expanded is measured in the lowest-numbered TU that
+			 * contains the header, whichever thread gets there:
+			 * (unit << 40 | lines), kept by an atomic minimum */
+			uint64_t cur = __atomic_load_n(&job->expanded[f], __ATOMIC_RELAXED);
+			if (cur && (cur >> 40) <= (uint64_t)u)
 				continue;
-			/* expanded: BFS from the node within this TU's graph,
-			 * using the successor lists dom_weights built */
 			vec_grow(&seen, n);
 			memset(seen.v, 0, (size_t)n);
 			queue.n = 0;
@@ -253,15 +239,19 @@ static void *worker(void *arg)
 			for (int q = 0; q < queue.n; q++) {
 				int v = queue.v[q];
 				sum += lines.v[v];
-				for (int j = dom->succ_off[v]; j < dom->succ_off[v + 1]; j++) {
-					int w = dom->succ[j];
-					if (!seen.v[w]) {
+				for (int j = g.succ_off.v[v]; j < g.succ_off.v[v + 1]; j++) {
+					int w = g.succ.v[j];
+					if (w >= 0 && !seen.v[w]) {
 						seen.v[w] = 1;
 						vec_push(&queue, w);
 					}
 				}
 			}
-			job->expanded[f] = sum;
+			uint64_t want = ((uint64_t)u << 40) | (sum & ((1ull << 40) - 1));
+			while ((!cur || (cur >> 40) > (uint64_t)u) &&
+			       !__atomic_compare_exchange_n(&job->expanded[f], &cur, want, false,
+							    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+				;
 		}
 	}
 	tu_free(&g);
@@ -356,12 +346,10 @@ static void job_grow(Job *job, int need)
 	job->tus = xrealloc(job->tus, (size_t)n * sizeof(uint32_t));
 	job->added = xrealloc(job->added, (size_t)n * sizeof(uint64_t));
 	job->expanded = xrealloc(job->expanded, (size_t)n * sizeof(uint64_t));
-	job->expanded_done = xrealloc(job->expanded_done, (size_t)n);
 	job->direct = xrealloc(job->direct, (size_t)n * sizeof(uint64_t));
 	memset(job->tus + job->nfiles, 0, (size_t)(n - job->nfiles) * sizeof(uint32_t));
 	memset(job->added + job->nfiles, 0, (size_t)(n - job->nfiles) * sizeof(uint64_t));
 	memset(job->expanded + job->nfiles, 0, (size_t)(n - job->nfiles) * sizeof(uint64_t));
-	memset(job->expanded_done + job->nfiles, 0, (size_t)(n - job->nfiles));
 	memset(job->direct + job->nfiles, 0, (size_t)(n - job->nfiles) * sizeof(uint64_t));
 	job->nfiles = n;
 }
@@ -381,10 +369,9 @@ void metrics_compute(Session *s, const Unit *units, int nunits, CostTable *out)
 		threads = 64;
 	int next = 0;
 	Job jobs[64];
-	uint8_t *expanded_done = xcalloc((size_t)nfiles + 1, 1);
 	uint64_t *expanded = xcalloc((size_t)nfiles + 1, sizeof(uint64_t));
 	for (int t = 0; t < threads; t++)
-		jobs[t] = (Job){s, units, nunits, &next, expanded_done, expanded,
+		jobs[t] = (Job){s, units, nunits, &next, expanded,
 				xcalloc((size_t)nfiles + 1, sizeof(uint32_t)),
 				xcalloc((size_t)nfiles + 1, sizeof(uint64_t)), nfiles, NULL, {0}, false};
 	if (!s->graph) {
@@ -404,7 +391,6 @@ void metrics_compute(Session *s, const Unit *units, int nunits, CostTable *out)
 	if (!s->graph) {
 		nfiles = jobs[0].nfiles;
 		expanded = jobs[0].expanded;
-		expanded_done = jobs[0].expanded_done;
 		direct = jobs[0].direct;
 		free(jobs[0].pairs.slots);
 	}
@@ -428,7 +414,7 @@ void metrics_compute(Session *s, const Unit *units, int nunits, CostTable *out)
 		h.direct_includers = direct[i];
 		h.tus = tus[i];
 		h.prevalence = nunits ? (double)tus[i] / nunits : 0;
-		h.expanded = expanded[i] ? expanded[i] : h.lines;
+		h.expanded = expanded[i] ? expanded[i] & ((1ull << 40) - 1) : h.lines;
 		h.added = added[i];
 		h.build_lines = h.lines * h.tus;
 		if (out->n % 1024 == 0)
@@ -441,7 +427,6 @@ void metrics_compute(Session *s, const Unit *units, int nunits, CostTable *out)
 	free(added);
 	free(direct);
 	free(expanded);
-	free(expanded_done);
 }
 
 void metrics_free(CostTable *t)

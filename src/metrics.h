@@ -30,6 +30,9 @@ typedef struct {
 	int files; /* files of the tree's file set */
 } CostTable;
 
+/* Totals over the TU graphs of the last run, for --stats. */
+extern uint64_t metrics_nodes, metrics_edges;
+
 void metrics_compute(Session *s, const Unit *units, int nunits, CostTable *out);
 void metrics_free(CostTable *t);
 

@@ -313,7 +313,17 @@ void session_tu(Session *s, const Unit *u, TuGraph *g)
 	if (s->pp)
 		pp_walk(s->pp, u, g);
 	else
-		graph_tu(s->graph, u, g);
+		graph_tu(s->graph, u, g, false);
+}
+
+void session_tu_csr(Session *s, const Unit *u, TuGraph *g)
+{
+	if (s->pp) {
+		pp_walk(s->pp, u, g);
+		tu_build_csr(g);
+	} else {
+		graph_tu(s->graph, u, g, true);
+	}
 }
 
 const char *session_path(Session *s, int file)

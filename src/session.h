@@ -62,6 +62,8 @@ void session_all_units(Session *s);
 void session_prepare(Session *s, const Unit *units, int n);
 /* A unit's graph (exact walk or union closure).  Union: thread-safe. */
 void session_tu(Session *s, const Unit *u, TuGraph *g);
+/* Only the CSR view (succ, post): cheaper in union mode. */
+void session_tu_csr(Session *s, const Unit *u, TuGraph *g);
 /* Path as shown to the user: relative to the tree when inside it. */
 const char *session_path(Session *s, int file);
 void session_close(Session *s);

@@ -26,6 +26,9 @@ void tu_reset(TuGraph *g, int nfiles)
 	g->nodes.n = 0;
 	g->edges.n = 0;
 	g->missing.n = 0;
+	g->succ_off.n = 0;
+	g->succ.n = 0;
+	g->post.n = 0;
 }
 
 void tu_free(TuGraph *g)
@@ -33,6 +36,9 @@ void tu_free(TuGraph *g)
 	vec_free(&g->nodes);
 	vec_free(&g->edges);
 	vec_free(&g->missing);
+	vec_free(&g->succ_off);
+	vec_free(&g->succ);
+	vec_free(&g->post);
 	free(g->local);
 	free(g->mark);
 	memset(g, 0, sizeof(*g));
@@ -74,4 +80,51 @@ void tu_edge(TuGraph *g, int from, int to, int dir)
 {
 	TuEdge e = {from, to, dir};
 	vec_push(&g->edges, e);
+}
+
+void tu_build_csr(TuGraph *g)
+{
+	int n = g->nodes.n, m = g->edges.n;
+	vec_grow(&g->succ_off, n + 1);
+	vec_grow(&g->succ, m);
+	vec_grow(&g->post, n);
+	int *off = g->succ_off.v;
+	memset(off, 0, (size_t)(n + 1) * sizeof(int));
+	for (int i = 0; i < m; i++)
+		off[g->edges.v[i].from + 1]++;
+	for (int i = 0; i < n; i++)
+		off[i + 1] += off[i];
+	/* stable fill keeps each node's includes in order */
+	int *cursor = xmalloc(((size_t)n + 1) * sizeof(int));
+	memcpy(cursor, off, ((size_t)n + 1) * sizeof(int));
+	for (int i = 0; i < m; i++)
+		g->succ.v[cursor[g->edges.v[i].from]++] = g->edges.v[i].to;
+	g->succ_off.n = n + 1;
+	g->succ.n = m;
+	/* postorder by an iterative depth-first search from node 0 */
+	uint8_t *state = xcalloc((size_t)n + 1, 1);
+	int *stack = xmalloc(((size_t)n + 1) * sizeof(int));
+	int sp = 0;
+	g->post.n = 0;
+	if (n) {
+		stack[sp++] = 0;
+		state[0] = 1;
+		memcpy(cursor, off, ((size_t)n + 1) * sizeof(int));
+	}
+	while (sp) {
+		int v = stack[sp - 1];
+		if (cursor[v] < off[v + 1]) {
+			int w = g->succ.v[cursor[v]++];
+			if (w >= 0 && !state[w]) {
+				state[w] = 1;
+				stack[sp++] = w;
+			}
+			continue;
+		}
+		sp--;
+		g->post.v[g->post.n++] = v;
+	}
+	free(state);
+	free(stack);
+	free(cursor);
 }

@@ -29,8 +29,14 @@ typedef struct {
 
 typedef struct {
 	IntVec nodes;              /* file ids; nodes.v[0] is the TU */
-	VEC(TuEdge) edges;
-	VEC(TuMissing) missing;
+	VEC(TuEdge) edges;         /* not filled by a lean walk */
+	VEC(TuMissing) missing;    /* not filled by a lean walk */
+	/* The analyses' view: successors of node v are succ[succ_off[v] ..
+	 * succ_off[v + 1]) (node indexes, -1 for an include that resolved to
+	 * nothing), and post lists the nodes in a depth-first postorder from
+	 * node 0.  A lean union walk fills these directly; tu_build_csr makes
+	 * them from edges. */
+	IntVec succ_off, succ, post;
 	/* file id -> node index, valid when mark[file] == epoch */
 	int *local;
 	uint32_t *mark;
@@ -45,5 +51,7 @@ int tu_node(TuGraph *g, int file, int *added);
 /* Node index of file, or -1. */
 int tu_find(const TuGraph *g, int file);
 void tu_edge(TuGraph *g, int from, int to, int dir);
+/* Fills succ_off, succ and post from nodes and edges. */
+void tu_build_csr(TuGraph *g);
 
 #endif
