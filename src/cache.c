@@ -17,10 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "util.h"
+#include <xxhash.h>
 
 typedef struct {
 	uint32_t key_len, facts_size;
@@ -37,7 +39,8 @@ typedef struct {
 
 struct Cache {
 	char *path;
-	char *data; /* loaded file */
+	char *data; /* the mapped cache file */
+	size_t data_len;
 	Entry *loaded;
 	int nloaded;
 	uint32_t *by_key, *by_hash; /* open addressing: entry index + 1 */
@@ -128,28 +131,24 @@ static void load(Cache *c)
 	if (fd < 0)
 		return;
 	struct stat st;
-	if (fstat(fd, &st) < 0 || st.st_size < 24 || (uint64_t)st.st_size > (8ull << 30)) {
+	if (fstat(fd, &st) < 0 || st.st_size < 24 || (uint64_t)st.st_size > (64ull << 30)) {
 		close(fd);
 		return;
 	}
 	size_t len = (size_t)st.st_size;
-	char *data = xmalloc(len);
-	size_t got = 0;
-	while (got < len) {
-		ssize_t r = read(fd, data + got, len - got);
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
+	/* mapped, not read: no copy, and pages come straight from the page cache */
+	char *data = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 	close(fd);
+	if (data == MAP_FAILED)
+		return;
 	uint32_t version, count;
 	uint64_t payload_hash;
 	memcpy(&version, data + 8, 4);
 	memcpy(&count, data + 12, 4);
 	memcpy(&payload_hash, data + 16, 8);
-	if (got != len || memcmp(data, MAGIC, 8) != 0 || version != FACTS_VERSION ||
-	    hash_bytes(data + 24, len - 24) != payload_hash || count > len / sizeof(EntryHead)) {
-		free(data);
+	if (memcmp(data, MAGIC, 8) != 0 || version != FACTS_VERSION ||
+	    count > len / sizeof(EntryHead) || hash_bytes(data + 24, len - 24) != payload_hash) {
+		munmap(data, len);
 		return;
 	}
 	Entry *entries = xcalloc(count ? count : 1, sizeof(Entry));
@@ -161,25 +160,23 @@ static void load(Cache *c)
 		memcpy(&h, data + off, sizeof(h));
 		off += sizeof(h);
 		size_t kpad = ((size_t)h.key_len + 1 + 7) & ~(size_t)7;
-		if (off + kpad + h.facts_size > len || (h.facts_size & 7))
+		if (off + kpad + h.facts_size > len || (h.facts_size & 7) || h.facts_size < sizeof(Facts))
 			goto bad;
 		entries[i] = (Entry){.key = data + off, .key_len = h.key_len, .size = h.size,
 				     .mtime_ns = h.mtime_ns, .ino = h.ino, .hash = h.hash};
 		off += kpad;
-		const Facts *f = (const Facts *)(data + off);
-		if (!facts_valid(f, h.facts_size))
-			goto bad;
-		entries[i].facts = f;
+		entries[i].facts = (const Facts *)(data + off);
 		off += h.facts_size;
 	}
 	c->data = data;
+	c->data_len = len;
 	c->loaded = entries;
 	c->nloaded = (int)count;
 	index_entries(c);
 	return;
 bad:
 	free(entries);
-	free(data);
+	munmap(data, len);
 }
 
 Cache *cache_open(const char *root_abs)
@@ -209,7 +206,8 @@ const Facts *cache_by_stat(const Cache *c, const char *key, uint64_t size,
 	for (uint32_t h = (uint32_t)key_hash(key, n) & c->mask; c->by_key[h]; h = (h + 1) & c->mask) {
 		Entry *e = &c->loaded[c->by_key[h] - 1];
 		if (e->key_len == n && memcmp(e->key, key, n) == 0) {
-			if (e->size != size || e->mtime_ns != mtime_ns || e->ino != ino)
+			if (e->size != size || e->mtime_ns != mtime_ns || e->ino != ino ||
+			    !facts_valid(e->facts, e->facts->size))
 				return NULL;
 			*hash = e->hash;
 			return e->facts;
@@ -224,7 +222,7 @@ const Facts *cache_by_hash(const Cache *c, uint64_t hash)
 		return NULL;
 	for (uint32_t h = (uint32_t)hash & c->mask; c->by_hash[h]; h = (h + 1) & c->mask) {
 		Entry *e = &c->loaded[c->by_hash[h] - 1];
-		if (e->hash == hash)
+		if (e->hash == hash && facts_valid(e->facts, e->facts->size))
 			return e->facts;
 	}
 	return NULL;
@@ -259,33 +257,38 @@ void cache_put(Cache *c, const char *key, uint64_t size, uint64_t mtime_ns,
 	pthread_mutex_unlock(&c->lock);
 }
 
-static bool write_all(FILE *fp, const void *p, size_t n)
+typedef struct {
+	FILE *fp;
+	XXH3_state_t *hash;
+	bool ok;
+} Writer;
+
+static void put(Writer *w, const void *p, size_t n)
 {
-	return fwrite(p, 1, n, fp) == n;
+	if (!n)
+		return;
+	XXH3_64bits_update(w->hash, p, n);
+	if (w->ok && fwrite(p, 1, n, w->fp) != n)
+		w->ok = false;
 }
 
-static void write_entry(StrBuf *sb, const Entry *e)
+static void write_entry(Writer *w, const Entry *e)
 {
 	EntryHead h = {e->key_len, e->facts->size, e->size, e->mtime_ns, e->ino, e->hash};
-	sb_add(sb, (const char *)&h, sizeof(h));
-	sb_add(sb, e->key, e->key_len);
 	static const char zeros[8];
 	size_t kpad = ((size_t)e->key_len + 1 + 7) & ~(size_t)7;
-	sb_add(sb, zeros, kpad - e->key_len);
-	sb_add(sb, (const char *)e->facts, e->facts->size);
+	put(w, &h, sizeof(h));
+	put(w, e->key, e->key_len);
+	put(w, zeros, kpad - e->key_len);
+	put(w, e->facts, e->facts->size);
 }
 
+/* Streams the entries to a temporary file with the payload hash computed
+ * on the way, then writes the header and renames the file into place. */
 void cache_save(Cache *c)
 {
 	if (c->disabled || (!c->added.n && c->kept == c->nloaded))
 		return;
-	StrBuf sb = {0};
-	uint32_t count = 0;
-	for (int i = 0; i < c->nloaded; i++)
-		if (c->loaded[i].kept)
-			write_entry(&sb, &c->loaded[i]), count++;
-	for (int i = 0; i < c->added.n; i++)
-		write_entry(&sb, &c->added.v[i]), count++;
 	char *dir = cache_dir();
 	if (dir) {
 		char *parent = path_dirname(dir);
@@ -295,20 +298,42 @@ void cache_save(Cache *c)
 		free(dir);
 	}
 	char *tmp = xasprintf("%s.tmp.%d", c->path, (int)getpid());
-	FILE *fp = fopen(tmp, "wb");
-	uint64_t ph = hash_bytes(sb.buf ? sb.buf : "", sb.len);
+	Writer w = {fopen(tmp, "wb"), XXH3_createState(), true};
+	if (!w.fp || !w.hash) {
+		warn_at(c->path, 0, "cannot write the cache: %s", strerror(errno));
+		if (w.fp)
+			fclose(w.fp);
+		XXH3_freeState(w.hash);
+		free(tmp);
+		return;
+	}
+	setvbuf(w.fp, NULL, _IOFBF, 1 << 20);
+	XXH3_64bits_reset(w.hash);
+	static const char header[24];
+	w.ok = fwrite(header, 1, sizeof(header), w.fp) == sizeof(header);
+	uint32_t count = 0;
+	for (int i = 0; i < c->nloaded; i++)
+		if (c->loaded[i].kept)
+			write_entry(&w, &c->loaded[i]), count++;
+	for (int i = 0; i < c->added.n; i++)
+		write_entry(&w, &c->added.v[i]), count++;
+	uint64_t ph = XXH3_64bits_digest(w.hash);
 	uint32_t version = FACTS_VERSION;
-	bool ok = fp && write_all(fp, MAGIC, 8) && write_all(fp, &version, 4) &&
-		  write_all(fp, &count, 4) && write_all(fp, &ph, 8) &&
-		  write_all(fp, sb.buf ? sb.buf : "", sb.len);
-	if (fp && fclose(fp) != 0)
-		ok = false;
-	if (!ok || rename(tmp, c->path) != 0) {
+	char head[24];
+	memcpy(head, MAGIC, 8);
+	memcpy(head + 8, &version, 4);
+	memcpy(head + 12, &count, 4);
+	memcpy(head + 16, &ph, 8);
+	if (w.ok && (fseek(w.fp, 0, SEEK_SET) != 0 || fwrite(head, 1, sizeof(head), w.fp) != sizeof(head)))
+		w.ok = false;
+	if (fclose(w.fp) != 0)
+		w.ok = false;
+	XXH3_freeState(w.hash);
+	if (!w.ok || rename(tmp, c->path) != 0) {
 		warn_at(c->path, 0, "cannot write the cache: %s", strerror(errno));
 		unlink(tmp);
 	}
 	free(tmp);
-	free(sb.buf);
 }
 
 void cache_free(Cache *c)
@@ -321,7 +346,8 @@ void cache_free(Cache *c)
 	free(c->loaded);
 	free(c->by_key);
 	free(c->by_hash);
-	free(c->data);
+	if (c->data)
+		munmap(c->data, c->data_len);
 	free(c->path);
 	free(c);
 }
