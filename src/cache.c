@@ -3,7 +3,7 @@
  *
  * Layout (native endianness, every record 8-byte aligned):
  *   header  { "HDRSLIMC", u32 version, u32 count, u64 payload_hash }
- *   entries { u32 key_len, u32 facts_size, u64 size, mtime_ns, ino, hash,
+ *   entries { u32 key_len, u32 facts_size, u64 size, mtime_ns, ctime_ns, ino, hash,
  *             key bytes (NUL-padded to 8), Facts block (facts_size bytes) }
  * The payload hash covers everything after the header, so a truncated or
  * damaged file is detected and ignored; each Facts block is also checked
@@ -26,13 +26,15 @@
 
 typedef struct {
 	uint32_t key_len, facts_size;
-	uint64_t size, mtime_ns, ino, hash;
+	FileStat st;
+	uint64_t hash;
 } EntryHead;
 
 typedef struct {
 	const char *key;
 	uint32_t key_len;
-	uint64_t size, mtime_ns, ino, hash;
+	FileStat st;
+	uint64_t hash;
 	const Facts *facts;
 	bool kept;
 } Entry;
@@ -162,8 +164,7 @@ static void load(Cache *c)
 		size_t kpad = ((size_t)h.key_len + 1 + 7) & ~(size_t)7;
 		if (off + kpad + h.facts_size > len || (h.facts_size & 7) || h.facts_size < sizeof(Facts))
 			goto bad;
-		entries[i] = (Entry){.key = data + off, .key_len = h.key_len, .size = h.size,
-				     .mtime_ns = h.mtime_ns, .ino = h.ino, .hash = h.hash};
+		entries[i] = (Entry){.key = data + off, .key_len = h.key_len, .st = h.st, .hash = h.hash};
 		off += kpad;
 		entries[i].facts = (const Facts *)(data + off);
 		off += h.facts_size;
@@ -197,8 +198,13 @@ const char *cache_path(const Cache *c)
 	return c->path ? c->path : "(none)";
 }
 
-const Facts *cache_by_stat(const Cache *c, const char *key, uint64_t size,
-			   uint64_t mtime_ns, uint64_t ino, uint64_t *hash)
+static bool same_stat(const FileStat *a, const FileStat *b)
+{
+	return a->size == b->size && a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns &&
+	       a->ino == b->ino;
+}
+
+const Facts *cache_by_stat(const Cache *c, const char *key, const FileStat *st, uint64_t *hash)
 {
 	if (!c->nloaded)
 		return NULL;
@@ -206,8 +212,7 @@ const Facts *cache_by_stat(const Cache *c, const char *key, uint64_t size,
 	for (uint32_t h = (uint32_t)key_hash(key, n) & c->mask; c->by_key[h]; h = (h + 1) & c->mask) {
 		Entry *e = &c->loaded[c->by_key[h] - 1];
 		if (e->key_len == n && memcmp(e->key, key, n) == 0) {
-			if (e->size != size || e->mtime_ns != mtime_ns || e->ino != ino ||
-			    !facts_valid(e->facts, e->facts->size))
+			if (!same_stat(&e->st, st) || !facts_valid(e->facts, e->facts->size))
 				return NULL;
 			*hash = e->hash;
 			return e->facts;
@@ -228,8 +233,7 @@ const Facts *cache_by_hash(const Cache *c, uint64_t hash)
 	return NULL;
 }
 
-void cache_put(Cache *c, const char *key, uint64_t size, uint64_t mtime_ns,
-	       uint64_t ino, uint64_t hash, const Facts *f)
+void cache_put(Cache *c, const char *key, const FileStat *st, uint64_t hash, const Facts *f)
 {
 	if (c->disabled)
 		return;
@@ -238,8 +242,7 @@ void cache_put(Cache *c, const char *key, uint64_t size, uint64_t mtime_ns,
 		for (uint32_t h = (uint32_t)key_hash(key, n) & c->mask; c->by_key[h]; h = (h + 1) & c->mask) {
 			Entry *e = &c->loaded[c->by_key[h] - 1];
 			if (e->key_len == n && memcmp(e->key, key, n) == 0) {
-				if (e->size == size && e->mtime_ns == mtime_ns && e->ino == ino &&
-				    e->hash == hash && e->facts == f) {
+				if (same_stat(&e->st, st) && e->hash == hash && e->facts == f) {
 					pthread_mutex_lock(&c->lock);
 					if (!e->kept)
 						e->kept = true, c->kept++;
@@ -251,8 +254,7 @@ void cache_put(Cache *c, const char *key, uint64_t size, uint64_t mtime_ns,
 		}
 	}
 	pthread_mutex_lock(&c->lock);
-	Entry e = {.key = xstrndup(key, n), .key_len = (uint32_t)n, .size = size,
-		   .mtime_ns = mtime_ns, .ino = ino, .hash = hash, .facts = f};
+	Entry e = {.key = xstrndup(key, n), .key_len = (uint32_t)n, .st = *st, .hash = hash, .facts = f};
 	vec_push(&c->added, e);
 	pthread_mutex_unlock(&c->lock);
 }
@@ -274,7 +276,7 @@ static void put(Writer *w, const void *p, size_t n)
 
 static void write_entry(Writer *w, const Entry *e)
 {
-	EntryHead h = {e->key_len, e->facts->size, e->size, e->mtime_ns, e->ino, e->hash};
+	EntryHead h = {e->key_len, e->facts->size, e->st, e->hash};
 	static const char zeros[8];
 	size_t kpad = ((size_t)e->key_len + 1 + 7) & ~(size_t)7;
 	put(w, &h, sizeof(h));

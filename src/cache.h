@@ -26,14 +26,18 @@ Cache *cache_open(const char *root_abs);
 const char *cache_path(const Cache *c);
 
 /* Facts for the file at key when its stat matches; sets *hash. */
-const Facts *cache_by_stat(const Cache *c, const char *key, uint64_t size,
-			   uint64_t mtime_ns, uint64_t ino, uint64_t *hash);
+/* A file's stat as the cache compares it: like git's index, ctime too, so
+ * content changed under a restored mtime (touch -r) is still seen. */
+typedef struct {
+	uint64_t size, mtime_ns, ctime_ns, ino;
+} FileStat;
+
+const Facts *cache_by_stat(const Cache *c, const char *key, const FileStat *st, uint64_t *hash);
 /* Facts of a file with this content hash, if any file had it. */
 const Facts *cache_by_hash(const Cache *c, uint64_t hash);
 
 /* Records the facts of a file for the next run (thread-safe). */
-void cache_put(Cache *c, const char *key, uint64_t size, uint64_t mtime_ns,
-	       uint64_t ino, uint64_t hash, const Facts *f);
+void cache_put(Cache *c, const char *key, const FileStat *st, uint64_t hash, const Facts *f);
 /* Writes the cache if anything changed.  Errors are warnings. */
 void cache_save(Cache *c);
 void cache_free(Cache *c);

@@ -63,7 +63,7 @@ enum FactsError {
 	FE_UNTERMINATED_STRING,
 };
 
-#define FACTS_VERSION 5
+#define FACTS_VERSION 6
 #define FACTS_MAX_ERRORS 4
 
 typedef struct {

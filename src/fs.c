@@ -272,14 +272,16 @@ static void load_file(FileTable *ft, int id, Worker *w)
 	f->size = (uint64_t)st.st_size;
 	f->mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec;
 	f->ino = (uint64_t)st.st_ino;
+	f->ctime_ns = (uint64_t)st.st_ctim.tv_sec * 1000000000ull + (uint64_t)st.st_ctim.tv_nsec;
 	f->stat_ok = true;
+	FileStat fst = {f->size, f->mtime_ns, f->ctime_ns, f->ino};
 	if (ft->cache) {
-		const Facts *cf = cache_by_stat(ft->cache, key, f->size, f->mtime_ns, f->ino, &f->hash);
+		const Facts *cf = cache_by_stat(ft->cache, key, &fst, &f->hash);
 		if (cf) {
 			close(fd);
 			f->facts = (Facts *)cf;
 			__atomic_add_fetch(&ft->cache_hits, 1, __ATOMIC_RELAXED);
-			cache_put(ft->cache, key, f->size, f->mtime_ns, f->ino, f->hash, cf);
+			cache_put(ft->cache, key, &fst, f->hash, cf);
 			return;
 		}
 	}
@@ -315,7 +317,7 @@ static void load_file(FileTable *ft, int id, Worker *w)
 		__atomic_add_fetch(&ft->lexed, 1, __ATOMIC_RELAXED);
 	}
 	if (ft->cache)
-		cache_put(ft->cache, key, f->size, f->mtime_ns, f->ino, f->hash, f->facts);
+		cache_put(ft->cache, key, &fst, f->hash, f->facts);
 }
 
 static Worker main_worker;

@@ -32,7 +32,7 @@ typedef struct {
 	int dir;         /* key of its directory */
 	uint8_t flags;
 	bool stat_ok;
-	uint64_t size, mtime_ns, ino;
+	uint64_t size, mtime_ns, ctime_ns, ino;
 	uint64_t hash;
 	Facts *facts;    /* NULL until lexed */
 	bool facts_owned;

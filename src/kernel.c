@@ -33,6 +33,7 @@ typedef struct {
 	char *dir;     /* tree-relative */
 	StrVec own;    /* ccflags-y -I dirs (absolute) */
 	StrVec subdir; /* subdir-ccflags-y -I dirs, inherited */
+	StrVec per_file; /* pairs: object stem ("fault"), -I dir, from CFLAGS_fault.o */
 	bool parsed;
 } DirFlags;
 
@@ -163,6 +164,9 @@ void kernel_free(Kernel *k)
 			free(k->dirs.v[i].own.v[j]);
 		for (int j = 0; j < k->dirs.v[i].subdir.n; j++)
 			free(k->dirs.v[i].subdir.v[j]);
+		for (int j = 0; j < k->dirs.v[i].per_file.n; j++)
+			free(k->dirs.v[i].per_file.v[j]);
+		vec_free(&k->dirs.v[i].per_file);
 		vec_free(&k->dirs.v[i].own);
 		vec_free(&k->dirs.v[i].subdir);
 	}
@@ -246,10 +250,16 @@ static void parse_kbuild_file(Kernel *k, DirFlags *df, const char *path)
 			l++;
 		bool subdir = !strncmp(l, "subdir-ccflags-", 15);
 		bool own = !strncmp(l, "ccflags-", 8) || !strncmp(l, "EXTRA_CFLAGS", 12);
-		if ((subdir || own) && strchr(l, '=')) {
+		char *stem = NULL;
+		if (!strncmp(l, "CFLAGS_", 7)) {
+			size_t n = strcspn(l + 7, " \t+:=");
+			if (n > 2 && !strncmp(l + 7 + n - 2, ".o", 2))
+				stem = xstrndup(l + 7, n - 2);
+		}
+		if ((subdir || own || stem) && strchr(l, '=')) {
 			/* ccflags-y / ccflags-$(CONFIG_X): union mode takes every config */
 			char *rhs = xstrdup(strchr(l, '=') + 1);
-			StrVec *dst = subdir ? &df->subdir : &df->own;
+			StrVec *dst = subdir ? &df->subdir : stem ? &df->per_file : &df->own;
 			char *save = NULL;
 			bool want = false;
 			for (char *tok = strtok_r(rhs, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
@@ -262,12 +272,15 @@ static void parse_kbuild_file(Kernel *k, DirFlags *df, const char *path)
 					op = tok + 2;
 				if (op) {
 					char *abs = substitute(k, df->dir, op);
+					if (abs && stem)
+						vec_push(dst, xstrdup(stem));
 					if (abs)
 						vec_push(dst, abs);
 				}
 			}
 			free(rhs);
 		}
+		free(stem);
 		logical.len = 0;
 	}
 	free(logical.buf);
@@ -329,7 +342,16 @@ int kernel_ctx_for(Kernel *k, int key)
 	}
 	int dkey = fs_key(ft, dir);
 	grow_dir_maps(k, dkey);
-	if (k->ctx_of_dir[dkey]) {
+	/* CFLAGS_x.o -I ...: this file gets its own context */
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *dot = strrchr(base, '.');
+	size_t stem_len = dot ? (size_t)(dot - base) : strlen(base);
+	DirFlags *dfl = dir_flags(k, dir);
+	StrVec file_dirs = {0};
+	for (int i = 0; i + 1 < dfl->per_file.n; i += 2)
+		if (strlen(dfl->per_file.v[i]) == stem_len && !strncmp(dfl->per_file.v[i], base, stem_len))
+			vec_push(&file_dirs, dfl->per_file.v[i + 1]);
+	if (!file_dirs.n && k->ctx_of_dir[dkey]) {
 		free(dir);
 		return k->ctx_of_dir[dkey] - 1;
 	}
@@ -354,6 +376,8 @@ int kernel_ctx_for(Kernel *k, int key)
 	DirFlags *own = dir_flags(k, dir);
 	for (int i = 0; i < own->own.n; i++)
 		vec_push(&extra.I, xstrdup(own->own.v[i]));
+	for (int i = 0; i < file_dirs.n; i++)
+		vec_push(&extra.I, xstrdup(file_dirs.v[i]));
 	vec_push(&extra.I, xasprintf("%s/%s", k->src, dir));
 	if (k->build)
 		vec_push(&extra.I, xasprintf("%s/%s", k->build, dir));
@@ -366,7 +390,9 @@ int kernel_ctx_for(Kernel *k, int key)
 	flagset_free(&full);
 	flagset_free(&extra);
 	grow_dir_maps(k, dkey);
-	k->ctx_of_dir[dkey] = ctx + 1;
+	if (!file_dirs.n)
+		k->ctx_of_dir[dkey] = ctx + 1;
+	vec_free(&file_dirs);
 	free(dir);
 	return ctx;
 }

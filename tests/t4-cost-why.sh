@@ -1,0 +1,163 @@
+#!/bin/bash
+# t4-cost-why.sh: `hdrslim cost` metrics, `hdrslim why` chains and the
+# per-file cache, on a tree small enough to compute every figure by hand
+# from the definitions in DESIGN.md:
+#
+#   main.c -> a.h -> c.h          other.c -> d.h
+#          -> b.h -> c.h
+#                 -> d.h   (under #ifdef FEATURE)
+#
+# lines: a.h 10, b.h 20, c.h 40, d.h 80.  In main.c's graph c.h is
+# reachable through a.h and b.h (nobody dominates it but the TU), d.h only
+# through b.h.  So added = a 10, b 20+80, c 40, d 80 (main) + 80 (other);
+# tus = a 1, b 1, c 1, d 2; direct includers = a 1, b 1, c 2, d 2;
+# expanded = a 10+40, b 20+40+80, c 40, d 80.
+
+. "$(dirname "$0")/lib.sh"
+
+# header NAME LINES [INCLUDE...]: a guarded header of exactly LINES lines
+header () {
+	name=$1 lines=$2
+	shift 2
+	guard=$(echo "$name" | tr a-z. A-Z_)
+	{
+		echo "#ifndef $guard"
+		echo "#define $guard"
+		for inc; do echo "$inc"; done
+		n=$((3 + $#))
+		while test $n -lt "$lines"; do echo "/* filler */"; n=$((n + 1)); done
+		echo "#endif"
+	} >"$name"
+}
+
+mktree () {
+	mkdir -p tree && cd tree
+	printf '#include "a.h"\n#include "b.h"\nint main(void) { return 0; }\n' >main.c
+	printf '#include "d.h"\n' >other.c
+	header a.h 10 '#include "c.h"'
+	header b.h 20 '#include "c.h"' '#ifdef FEATURE' '#include "d.h"' '#endif'
+	header c.h 40
+	header d.h 80
+	cd ..
+}
+
+# field JSON PATH FIELD: one number from `cost --json` output
+field () {
+	grep "\"path\": \"$2\"" "$1" | sed -e "s/.*\"$3\": \\([0-9.]*\\).*/\\1/"
+}
+
+check_metrics () {
+	for spec in "a.h lines 10" "b.h lines 20" "c.h lines 40" "d.h lines 80" \
+		    "a.h added 10" "b.h added 100" "c.h added 40" "d.h added 160" \
+		    "a.h tus 1" "b.h tus 1" "c.h tus 1" "d.h tus 2" \
+		    "a.h direct_includers 1" "b.h direct_includers 1" \
+		    "c.h direct_includers 2" "d.h direct_includers 2" \
+		    "a.h expanded 50" "b.h expanded 140" "c.h expanded 40" "d.h expanded 80" \
+		    "d.h build_lines 160" "c.h build_lines 40" \
+		    "d.h prevalence 1.000000" "a.h prevalence 0.500000"; do
+		set -- $spec
+		got=$(field "$JSON" "$1" "$2")
+		test "$got" = "$3" || { echo "$1 $2: got '$got', want $3"; return 1; }
+	done
+}
+
+test_expect_success 'cost --json (union mode): every metric as computed by hand' '
+	mktree
+	hdrslim cost --json --no-cache -nostdinc tree >out.json
+	JSON=out.json check_metrics
+	grep -q "\"tus\": 2, \"files\": 6" out.json
+'
+
+test_expect_success 'cost --json (exact mode, FEATURE defined): same figures' '
+	mktree
+	hdrslim cost --json --no-cache -nostdinc -DFEATURE tree >out.json
+	grep -q "\"mode\": \"exact\"" out.json
+	JSON=out.json check_metrics
+'
+
+test_expect_success 'cost, exact mode without FEATURE: d.h leaves main.c' '
+	mktree
+	hdrslim cost --json --no-cache -nostdinc -DOTHER tree >out.json
+	test "$(field out.json d.h tus)" = 1
+	test "$(field out.json b.h added)" = 20
+	test "$(field out.json b.h expanded)" = 60
+'
+
+test_expect_success 'cost: a guarded include cycle does not change dominators' '
+	mktree
+	header tree/c.h 40 "#include \"a.h\""
+	hdrslim cost --json --no-cache -nostdinc tree >out.json
+	test "$(field out.json a.h added)" = 10
+	test "$(field out.json b.h added)" = 100
+	test "$(field out.json c.h added)" = 40
+	test "$(field out.json d.h added)" = 160
+	test "$(field out.json a.h expanded)" = 50
+'
+
+test_expect_success 'cost: table sorted by --sort, limited by --top' '
+	mktree
+	hdrslim cost --no-cache -nostdinc --sort lines --top 2 tree >out
+	tail -n 2 out | awk "{print \$NF}" >got
+	printf "d.h\nc.h\n" >want
+	test_cmp want got
+	hdrslim cost --no-cache -nostdinc --sort added --top 1 tree | tail -n 1 | grep -q "d.h$"
+'
+
+test_expect_success 'cost: unknown --sort metric is a usage error' '
+	mktree
+	test_expect_code 2 hdrslim cost --sort bogus tree
+'
+
+test_expect_success 'why: the chain, its lines and its condition' '
+	mktree
+	(cd tree && hdrslim why -nostdinc main.c d.h) >out
+	grep -q "main.c:2: #include \"b.h\"" out
+	grep -q "b.h:5: #include \"d.h\"    \\[if defined(FEATURE)\\]" out
+	test "$(grep -c "^#" out)" = 1
+'
+
+test_expect_success 'why: shortest first, --max' '
+	mktree
+	(cd tree && hdrslim why -nostdinc main.c c.h) >out
+	test "$(grep -c "^#" out)" = 2
+	(cd tree && hdrslim why -nostdinc --max 1 main.c c.h) >out
+	test "$(grep -c "^#" out)" = 1
+'
+
+test_expect_success 'why: a header the TU does not include -> 1' '
+	mktree
+	(cd tree && test_expect_code 1 hdrslim why -nostdinc other.c c.h)
+'
+
+test_expect_success 'cache: the second run reads no file, a change is seen' '
+	mktree
+	export XDG_CACHE_HOME="$PWD/cache"
+	hdrslim cost --stats --json -nostdinc tree >one.json 2>err1
+	grep -q " 6 lexed, 0 from cache" err1
+	hdrslim cost --stats --json -nostdinc tree >two.json 2>err2
+	grep -q " 0 lexed, 6 from cache" err2
+	test_cmp one.json two.json
+	header tree/d.h 90
+	hdrslim cost --stats --json -nostdinc tree >three.json 2>err3
+	grep -q " 1 lexed, 5 from cache" err3
+	test "$(field three.json d.h lines)" = 90
+	hdrslim cost --stats --json --no-cache -nostdinc tree >four.json 2>err4
+	grep -q " 6 lexed, 0 from cache" err4
+	test_cmp three.json four.json
+'
+
+test_expect_success 'cache: same size, mtime put back (touch -r): the change is still seen' '
+	mktree
+	export XDG_CACHE_HOME="$PWD/cache"
+	(cd tree && hdrslim deps -DFEATURX -nostdinc main.c) >one
+	! grep -q "^d.h$" one
+	cp -p tree/b.h b.h.orig
+	sed -e "s/^#ifdef FEATURE/#ifdef FEATURX/" tree/b.h >b.new
+	test "$(wc -c <b.new)" = "$(wc -c <tree/b.h)"
+	cat b.new >tree/b.h
+	touch -r b.h.orig tree/b.h
+	(cd tree && hdrslim deps -DFEATURX -nostdinc main.c) >two
+	grep -q "^d.h$" two
+'
+
+test_done
