@@ -418,6 +418,55 @@ static IntVec *forced_of(Graph *g, int ctx)
 	return &g->ctx_forced[ctx];
 }
 
+/* By directory key: 1 when some file under that directory has, relative
+ * to it, the spelling of an #include that a base chain left unresolved or
+ * resolved past its -I dirs. */
+static uint8_t *dirs_that_could_answer(Graph *g)
+{
+	FileTable *ft = g->ft;
+	uint8_t *wanted = xcalloc((size_t)intern_count(ft->keys) + 1, 1);
+	for (int bi = 0; bi < g->nbases; bi++) {
+		const Base *b = &g->bases[bi];
+		for (int file = 0; file < b->cap && file < ft->nfiles; file++) {
+			if (b->first[file] < 0)
+				continue;
+			const Facts *f = ft->files[file].facts;
+			for (int k = 0; f && k < b->count[file]; k++) {
+				const GEdge *e = &b->edges.v[b->first[file] + k];
+				const Directive *d = &facts_dirs(f)[e->dir];
+				if (!(e->flags & E_NEEDS_CTX) || (d->flags & DF_COMPUTED))
+					continue;
+				int id = intern_find(ft->keys, facts_name(f, d), d->name_len);
+				if (id >= 0)
+					wanted[id] = 1;
+			}
+		}
+	}
+	int nkeys = intern_count(ft->keys);
+	uint8_t *answers = xcalloc((size_t)nkeys + 1, 1);
+	for (int i = 0; i < ft->nfiles; i++) {
+		if (!(ft->files[i].flags & F_IN_TREE))
+			continue;
+		const char *k = fs_keystr(ft, ft->files[i].key);
+		/* every suffix after a '/' is the file's name relative to an ancestor */
+		for (const char *rel = k;;) {
+			int id = intern_find(ft->keys, rel, strlen(rel));
+			if (id >= 0 && id < nkeys && wanted[id]) {
+				int dk = rel == k ? intern_find(ft->keys, ".", 1)
+						  : intern_find(ft->keys, k, (size_t)(rel - k - 1));
+				if (dk >= 0 && dk < nkeys)
+					answers[dk] = 1;
+			}
+			const char *slash = strchr(rel, '/');
+			if (!slash)
+				break;
+			rel = slash + 1;
+		}
+	}
+	free(wanted);
+	return answers;
+}
+
 void graph_prepare(Graph *g, const Unit *units, int nunits)
 {
 	IntVec work = {0}; /* pairs: chain, file */
@@ -456,12 +505,26 @@ void graph_prepare(Graph *g, const Unit *units, int nunits)
 		}
 	}
 
-	/* Derived chains: resolve again what their extra dirs may change. */
+	phase("graph-derived");
+	/* Derived chains: resolve again what their extra dirs may change.
+	 * Most extra dirs (the kernel's -I $(srctree)/$(src)) hold no file
+	 * any unresolved #include names, so a chain is walked only when one
+	 * of its dirs could answer one. */
+	uint8_t *answers = dirs_that_could_answer(g);
 	uint32_t *seen = NULL;
 	int seen_cap = 0;
 	uint32_t epoch = 0;
 	for (int c = 0; c < g->cfg->chains.n; c++) {
-		if (g->cfg->chains.v[c].base < 0)
+		const Chain *ch = &g->cfg->chains.v[c];
+		if (ch->base < 0)
+			continue;
+		bool could = false;
+		for (int i = g->cfg->chains.v[ch->base].extra_at; i < ch->extra_at && !could; i++) {
+			int dk = ch->dirs[i];
+			const char *d = fs_keystr(g->ft, dk);
+			could = d[0] == '/' || dk >= intern_count(g->ft->keys) || answers[dk];
+		}
+		if (!could)
 			continue;
 		epoch++;
 		IntVec queue = {0};
@@ -497,9 +560,20 @@ void graph_prepare(Graph *g, const Unit *units, int nunits)
 					const Directive *d = &facts_dirs(f)[e.dir];
 					if (!(d->flags & DF_COMPUTED)) {
 						int fa = b->found_at[file] == FOUND_UNSET ? FOUND_DIRECT : b->found_at[file];
-						Resolved r = incpath_resolve(g->ip, c, file, fa, facts_name(f, d),
-									     (d->flags & DF_ANGLED) != 0,
-									     d->kind == D_INCLUDE_NEXT);
+						/* Only the chain's own dirs can change the answer:
+						 * they sit between the base's -I dirs and the rest. */
+						const Chain *ch = &g->cfg->chains.v[c];
+						const Chain *bch = &g->cfg->chains.v[ch->base];
+						Resolved r;
+						if (d->kind == D_INCLUDE_NEXT) {
+							r = incpath_resolve(g->ip, c, file, fa, facts_name(f, d),
+									    (d->flags & DF_ANGLED) != 0, true);
+						} else {
+							r = incpath_search_dirs(g->ip, c, bch->extra_at, ch->extra_at,
+										facts_name(f, d));
+							if (r.file < 0)
+								r = (Resolved){e.to, e.found_at};
+						}
 						if (r.file != e.to) {
 							ov_put(g, (Override){c, file, k, r.file, r.found_at});
 							to = r.file;
@@ -516,6 +590,7 @@ void graph_prepare(Graph *g, const Unit *units, int nunits)
 		vec_free(&queue);
 	}
 	free(seen);
+	free(answers);
 	vec_free(&work);
 	free(g->cycle_told);
 	g->ncycle_told = g->ft->nfiles;

@@ -73,9 +73,12 @@ static void memo_grow(IncPath *ip)
 	ip->mask = mask;
 }
 
-static Resolved search_chain(IncPath *ip, const Chain *c, int start, const char *name)
+static Resolved search_chain(IncPath *ip, const Chain *c, int start, int end, const char *name)
 {
-	for (int i = start; i < c->ndirs; i++) {
+	bool whole = end < 0;
+	if (whole)
+		end = c->ndirs;
+	for (int i = start; i < end; i++) {
 		int key = fs_key_join(ip->ft, c->dirs[i], name);
 		int f = fs_probe(ip->ft, key);
 		if (f >= 0)
@@ -83,7 +86,7 @@ static Resolved search_chain(IncPath *ip, const Chain *c, int start, const char 
 	}
 	/* Kbuild's generic-y / mandatory-y: <asm/x.h> with no arch file is a
 	 * one-line wrapper around <asm-generic/x.h>. */
-	if (c->kernel_generic && !strncmp(name, "asm/", 4)) {
+	if (whole && c->kernel_generic && !strncmp(name, "asm/", 4)) {
 		for (int g = 0; g < 2; g++) {
 			int key = fs_key_join(ip->ft, ip->generic_dirs[g], name + 4);
 			int f = fs_probe(ip->ft, key);
@@ -94,26 +97,41 @@ static Resolved search_chain(IncPath *ip, const Chain *c, int start, const char 
 	return (Resolved){-1, -1};
 }
 
-static Resolved chain_lookup(IncPath *ip, int chain, int start, const char *name)
+/* Memoised search of dirs [start, end) of a chain (end -1: to the end,
+ * with the kernel fallback).  Ranges are keyed by a negative start. */
+static Resolved chain_lookup_range(IncPath *ip, int chain, int start, int end, const char *name)
 {
+	int mkey = end < 0 ? start : -2 - start;
 	int nid = intern_cstr(ip->ft->keys, name);
-	uint32_t h = memo_hash(chain, start, nid) & ip->mask;
+	uint32_t h = memo_hash(chain, mkey, nid) & ip->mask;
 	for (;; h = (h + 1) & ip->mask) {
 		MemoSlot *s = &ip->slots[h];
 		if (s->name < 0)
 			break;
-		if (s->name == nid && s->chain == chain && s->start == start)
+		if (s->name == nid && s->chain == chain && s->start == mkey)
 			return s->r;
 	}
-	Resolved r = search_chain(ip, &ip->cfg->chains.v[chain], start, name);
+	Resolved r = search_chain(ip, &ip->cfg->chains.v[chain], start, end, name);
 	/* search_chain may intern new keys but never touches the memo */
-	h = memo_hash(chain, start, nid) & ip->mask;
+	h = memo_hash(chain, mkey, nid) & ip->mask;
 	while (ip->slots[h].name >= 0)
 		h = (h + 1) & ip->mask;
-	ip->slots[h] = (MemoSlot){chain, start, nid, r};
+	ip->slots[h] = (MemoSlot){chain, mkey, nid, r};
 	if (++ip->used * 2 > ip->mask)
 		memo_grow(ip);
 	return r;
+}
+
+static Resolved chain_lookup(IncPath *ip, int chain, int start, const char *name)
+{
+	return chain_lookup_range(ip, chain, start, -1, name);
+}
+
+Resolved incpath_search_dirs(IncPath *ip, int chain, int start, int end, const char *name)
+{
+	if (start >= end)
+		return (Resolved){-1, -1};
+	return chain_lookup_range(ip, chain, start, end, name);
 }
 
 Resolved incpath_resolve(IncPath *ip, int chain, int includer, int includer_found_at,

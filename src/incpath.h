@@ -33,6 +33,10 @@ void incpath_free(IncPath *ip);
 Resolved incpath_resolve(IncPath *ip, int chain, int includer, int includer_found_at,
 			 const char *name, bool angled, bool next);
 
+/* Searches only dirs [start, end) of a chain (memoised): what a chain's
+ * own extra directories add to its base. */
+Resolved incpath_search_dirs(IncPath *ip, int chain, int start, int end, const char *name);
+
 /* A -include file: relative to the working directory first, then like
  * #include "name" from the primary file's directory and the chain. */
 Resolved incpath_forced(IncPath *ip, int chain, int key);

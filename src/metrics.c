@@ -173,6 +173,8 @@ typedef struct {
 	int nfiles;
 	uint64_t *direct; /* exact mode only */
 	PairSet pairs;    /* exact mode only */
+	const uint32_t *lines_of; /* lines by file id, dense: facts are far apart */
+	int nlines;
 	bool grow;        /* single thread: arrays follow files found */
 } Job;
 
@@ -208,7 +210,8 @@ static void *worker(void *arg)
 		vec_grow(&lines, n);
 		vec_grow(&weight, n);
 		for (int i = 0; i < n; i++)
-			lines.v[i] = file_lines(s, g.nodes.v[i]);
+			lines.v[i] = g.nodes.v[i] < job->nlines ? job->lines_of[g.nodes.v[i]]
+							      : file_lines(s, g.nodes.v[i]);
 		dom_weights(dom, &g, lines.v, weight.v);
 		if (job->grow) {
 			job_grow(job, s->ft.nfiles);
@@ -370,10 +373,15 @@ void metrics_compute(Session *s, const Unit *units, int nunits, CostTable *out)
 	int next = 0;
 	Job jobs[64];
 	uint64_t *expanded = xcalloc((size_t)nfiles + 1, sizeof(uint64_t));
+	uint32_t *lines_of = xmalloc(((size_t)nfiles + 1) * sizeof(uint32_t));
+	for (int i = 0; i < nfiles; i++)
+		lines_of[i] = file_lines(s, i);
 	for (int t = 0; t < threads; t++)
-		jobs[t] = (Job){s, units, nunits, &next, expanded,
-				xcalloc((size_t)nfiles + 1, sizeof(uint32_t)),
-				xcalloc((size_t)nfiles + 1, sizeof(uint64_t)), nfiles, NULL, {0}, false};
+		jobs[t] = (Job){.s = s, .units = units, .nunits = nunits, .next = &next,
+				.expanded = expanded,
+				.tus = xcalloc((size_t)nfiles + 1, sizeof(uint32_t)),
+				.added = xcalloc((size_t)nfiles + 1, sizeof(uint64_t)),
+				.nfiles = nfiles, .lines_of = lines_of, .nlines = nfiles};
 	if (!s->graph) {
 		jobs[0].direct = xcalloc((size_t)nfiles + 1, sizeof(uint64_t));
 		jobs[0].grow = true;
@@ -426,6 +434,7 @@ void metrics_compute(Session *s, const Unit *units, int nunits, CostTable *out)
 	free(tus);
 	free(added);
 	free(direct);
+	free(lines_of);
 	free(expanded);
 }
 
