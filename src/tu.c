@@ -8,19 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void grow(TuGraph *g, int need)
+{
+	if (need <= g->cap)
+		return;
+	int cap = g->cap ? g->cap : 1024;
+	while (cap < need)
+		cap *= 2;
+	g->slot = xrealloc(g->slot, (size_t)cap * sizeof(*g->slot));
+	memset(g->slot + g->cap, 0, (size_t)(cap - g->cap) * sizeof(*g->slot));
+	g->cap = cap;
+}
+
 void tu_reset(TuGraph *g, int nfiles)
 {
-	if (nfiles > g->cap) {
-		int cap = g->cap ? g->cap : 1024;
-		while (cap < nfiles)
-			cap *= 2;
-		g->local = xrealloc(g->local, (size_t)cap * sizeof(int));
-		g->mark = xrealloc(g->mark, (size_t)cap * sizeof(uint32_t));
-		memset(g->mark + g->cap, 0, (size_t)(cap - g->cap) * sizeof(uint32_t));
-		g->cap = cap;
-	}
+	grow(g, nfiles);
 	if (++g->epoch == 0) {
-		memset(g->mark, 0, (size_t)g->cap * sizeof(uint32_t));
+		memset(g->slot, 0, (size_t)g->cap * sizeof(*g->slot));
 		g->epoch = 1;
 	}
 	g->nodes.n = 0;
@@ -39,37 +43,29 @@ void tu_free(TuGraph *g)
 	vec_free(&g->succ_off);
 	vec_free(&g->succ);
 	vec_free(&g->post);
-	free(g->local);
-	free(g->mark);
+	free(g->slot);
 	memset(g, 0, sizeof(*g));
 }
 
 int tu_find(const TuGraph *g, int file)
 {
-	if (file < 0 || file >= g->cap || g->mark[file] != g->epoch)
+	if (file < 0 || file >= g->cap || g->slot[file].mark != g->epoch)
 		return -1;
-	return g->local[file];
+	return g->slot[file].local;
 }
 
 int tu_node(TuGraph *g, int file, int *added)
 {
-	if (file >= g->cap) {
-		/* files discovered during the walk: grow, keeping marks */
-		int cap = g->cap ? g->cap : 1024;
-		while (cap <= file)
-			cap *= 2;
-		g->local = xrealloc(g->local, (size_t)cap * sizeof(int));
-		g->mark = xrealloc(g->mark, (size_t)cap * sizeof(uint32_t));
-		memset(g->mark + g->cap, 0, (size_t)(cap - g->cap) * sizeof(uint32_t));
-		g->cap = cap;
-	}
-	if (g->mark[file] == g->epoch) {
+	if (file >= g->cap)
+		grow(g, file + 1); /* files discovered during an exact walk */
+	struct TuSlot *sl = &g->slot[file];
+	if (sl->mark == g->epoch) {
 		if (added)
 			*added = 0;
-		return g->local[file];
+		return sl->local;
 	}
-	g->mark[file] = g->epoch;
-	g->local[file] = g->nodes.n;
+	sl->mark = g->epoch;
+	sl->local = g->nodes.n;
 	vec_push(&g->nodes, file);
 	if (added)
 		*added = 1;

@@ -37,9 +37,12 @@ typedef struct {
 	 * node 0.  A lean union walk fills these directly; tu_build_csr makes
 	 * them from edges. */
 	IntVec succ_off, succ, post;
-	/* file id -> node index, valid when mark[file] == epoch */
-	int *local;
-	uint32_t *mark;
+	/* file id -> node index, valid when slot[file].mark == epoch; one
+	 * array of pairs so a lookup touches one cache line */
+	struct TuSlot {
+		uint32_t mark;
+		int local;
+	} *slot;
 	uint32_t epoch;
 	int cap;
 } TuGraph;
