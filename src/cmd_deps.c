@@ -49,8 +49,15 @@ static void report_missing(Session *s, const TuGraph *g)
 		const Directive *d = &facts_dirs(f)[m->dir];
 		if (d->flags & DF_COMPUTED)
 			continue;
-		diag(session_path(s, m->from_file), d->line, "%s: No such file or directory",
-		     facts_name(f, d));
+		if (s->cfg.kernel_generic)
+			/* a kernel tree without its build dir lacks every
+			 * generated header: not an error of the code */
+			warn_at(session_path(s, m->from_file), d->line,
+				"%s: No such file or directory (generated? use --build DIR)",
+				facts_name(f, d));
+		else
+			diag(session_path(s, m->from_file), d->line, "%s: No such file or directory",
+			     facts_name(f, d));
 	}
 }
 

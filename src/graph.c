@@ -424,6 +424,11 @@ static IntVec *forced_of(Graph *g, int ctx)
 static uint8_t *dirs_that_could_answer(Graph *g)
 {
 	FileTable *ft = g->ft;
+	bool walked = false;
+	for (int i = 0; i < ft->nfiles && !walked; i++)
+		walked = (ft->files[i].flags & F_IN_TREE) != 0;
+	if (!walked)
+		return NULL; /* no listing to consult: every chain may need its walk */
 	uint8_t *wanted = xcalloc((size_t)intern_count(ft->keys) + 1, 1);
 	for (int bi = 0; bi < g->nbases; bi++) {
 		const Base *b = &g->bases[bi];
@@ -522,7 +527,7 @@ void graph_prepare(Graph *g, const Unit *units, int nunits)
 		for (int i = g->cfg->chains.v[ch->base].extra_at; i < ch->extra_at && !could; i++) {
 			int dk = ch->dirs[i];
 			const char *d = fs_keystr(g->ft, dk);
-			could = d[0] == '/' || dk >= intern_count(g->ft->keys) || answers[dk];
+			could = !answers || d[0] == '/' || dk >= intern_count(g->ft->keys) || answers[dk];
 		}
 		if (!could)
 			continue;
