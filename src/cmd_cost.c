@@ -119,7 +119,8 @@ int cmd_cost(int argc, char **argv)
 	}
 	CostTable t;
 	metrics_compute(&s, s.cfg.units.v, s.cfg.units.n, &t);
-	qsort(t.v, (size_t)t.n, sizeof(HeaderCost), by_metric);
+	if (t.n)
+		qsort(t.v, (size_t)t.n, sizeof(HeaderCost), by_metric);
 	if (o.stats)
 		fprintf(stderr, "hdrslim: stats: TU graphs: %llu nodes, %llu edges\n",
 			(unsigned long long)metrics_nodes, (unsigned long long)metrics_edges);

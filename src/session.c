@@ -298,8 +298,16 @@ void session_prepare(Session *s, const Unit *units, int n)
 				vec_push(&files, i);
 		}
 	}
+	/* each file once: two workers must never load the same file */
+	uint8_t *listed = xcalloc((size_t)s->ft.nfiles + 1, 1);
+	for (int i = 0; i < files.n; i++)
+		listed[files.v[i]] = 1;
 	for (int i = 0; i < n; i++)
-		vec_push(&files, units[i].file);
+		if (!listed[units[i].file]) {
+			listed[units[i].file] = 1;
+			vec_push(&files, units[i].file);
+		}
+	free(listed);
 	phase("lex");
 	fs_lex_all(&s->ft, files.v, files.n, s->opt->jobs);
 	vec_free(&files);
