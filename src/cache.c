@@ -36,7 +36,8 @@ typedef struct {
 	FileStat st;
 	uint64_t hash;
 	const Facts *facts;
-	bool kept;
+	bool kept;       /* used by this run, unchanged */
+	bool superseded; /* this run has newer facts for the key */
 } Entry;
 
 struct Cache {
@@ -249,6 +250,7 @@ void cache_put(Cache *c, const char *key, const FileStat *st, uint64_t hash, con
 					pthread_mutex_unlock(&c->lock);
 					return;
 				}
+				e->superseded = true;
 				break;
 			}
 		}
@@ -287,9 +289,9 @@ static void write_entry(Writer *w, const Entry *e)
 
 /* Streams the entries to a temporary file with the payload hash computed
  * on the way, then writes the header and renames the file into place. */
-void cache_save(Cache *c)
+void cache_save(Cache *c, bool keep_unused)
 {
-	if (c->disabled || (!c->added.n && c->kept == c->nloaded))
+	if (c->disabled || (!c->added.n && (c->kept == c->nloaded || keep_unused)))
 		return;
 	char *dir = cache_dir();
 	if (dir) {
@@ -315,7 +317,7 @@ void cache_save(Cache *c)
 	w.ok = fwrite(header, 1, sizeof(header), w.fp) == sizeof(header);
 	uint32_t count = 0;
 	for (int i = 0; i < c->nloaded; i++)
-		if (c->loaded[i].kept)
+		if (c->loaded[i].kept || (keep_unused && !c->loaded[i].superseded))
 			write_entry(&w, &c->loaded[i]), count++;
 	for (int i = 0; i < c->added.n; i++)
 		write_entry(&w, &c->added.v[i]), count++;

@@ -38,8 +38,11 @@ const Facts *cache_by_hash(const Cache *c, uint64_t hash);
 
 /* Records the facts of a file for the next run (thread-safe). */
 void cache_put(Cache *c, const char *key, const FileStat *st, uint64_t hash, const Facts *f);
-/* Writes the cache if anything changed.  Errors are warnings. */
-void cache_save(Cache *c);
+/* Writes the cache if anything changed.  keep_unused: also keep the
+ * entries this run did not look at (it saw only part of the tree); else
+ * they are dropped (the run listed the whole tree, so they are gone).
+ * Errors are warnings. */
+void cache_save(Cache *c, bool keep_unused);
 void cache_free(Cache *c);
 /* Deletes the cache file of the tree at root_abs. */
 int cache_clear(const char *root_abs);

@@ -119,12 +119,21 @@ int cmd_cost(int argc, char **argv)
 	}
 	CostTable t;
 	metrics_compute(&s, s.cfg.units.v, s.cfg.units.n, &t);
-	if (t.n)
-		qsort(t.v, (size_t)t.n, sizeof(HeaderCost), by_metric);
+	int top = o.top >= 0 ? o.top : o.json ? t.n : 20;
+	if (top > t.n)
+		top = t.n;
+	if (o.json || sort_metric == M_EXPANDED) {
+		metrics_expand(&s, s.cfg.units.v, t.v, t.n);
+		if (t.n)
+			qsort(t.v, (size_t)t.n, sizeof(HeaderCost), by_metric);
+	} else {
+		if (t.n)
+			qsort(t.v, (size_t)t.n, sizeof(HeaderCost), by_metric);
+		metrics_expand(&s, s.cfg.units.v, t.v, top);
+	}
 	if (o.stats)
 		fprintf(stderr, "hdrslim: stats: TU graphs: %llu nodes, %llu edges\n",
 			(unsigned long long)metrics_nodes, (unsigned long long)metrics_edges);
-	int top = o.top >= 0 ? o.top : o.json ? t.n : 20;
 	if (o.json)
 		print_json(&s, &t, top);
 	else

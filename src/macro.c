@@ -46,12 +46,18 @@ struct Macro {
 	int ntoks;
 };
 
+/* Deepest nesting of #if parentheses or macro arguments hdrslim follows:
+ * far beyond real code, far below what would exhaust the stack. */
+#define MAX_NESTING 1000
+
 typedef struct {
 	MacroTable *mt;
 	bool in_if;
 	bool maybe; /* also expand maybe-defined macros (union-mode includes) */
 	const char *err;
-	long budget; /* caps runaway expansion */
+	long budget;       /* caps runaway expansion: tokens */
+	long paste_budget; /* and bytes made by ## */
+	int depth;         /* nesting of argument pre-expansion */
 } Expander;
 
 static int id_defined, id_has_include, id_has_include_next, id_va_args, id_va_opt;
@@ -389,6 +395,12 @@ static void paste(Expander *ex, TokVec *out, const Tok *rhs)
 		return;
 	}
 	Tok lhs = out->v[--out->n];
+	ex->paste_budget -= (long)lhs.len + rhs->len;
+	if (ex->paste_budget < 0) {
+		ex->err = "macro expansion too large";
+		vec_push(out, lhs);
+		return;
+	}
 	char *s = arena_alloc(&ex->mt->arena, lhs.len + rhs->len + 1);
 	memcpy(s, lhs.s, lhs.len);
 	memcpy(s + lhs.len, rhs->s, rhs->len);
@@ -537,8 +549,9 @@ static void expand_stack(Expander *ex, TokVec *in, TokVec *out)
 	MacroTable *mt = ex->mt;
 	Tok t;
 	while (pop(in, &t)) {
-		if (--ex->budget < 0) {
-			ex->err = "macro expansion too large";
+		if (--ex->budget < 0 || ex->err) {
+			if (!ex->err)
+				ex->err = "macro expansion too large";
 			return;
 		}
 		if (t.kind != TK_IDENT) {
@@ -652,10 +665,18 @@ static void expand_stack(Expander *ex, TokVec *in, TokVec *out)
 
 static void expand_list(Expander *ex, const Tok *in, int n, TokVec *out)
 {
+	if (ex->err)
+		return;
+	if (++ex->depth > MAX_NESTING) {
+		ex->err = "macro arguments nested too deeply";
+		ex->depth--;
+		return;
+	}
 	TokVec stack = {0};
 	push_back(&stack, in, n);
 	expand_stack(ex, &stack, out);
 	vec_free(&stack);
+	ex->depth--;
 }
 
 /* ---- evaluation ---- */
@@ -671,6 +692,7 @@ typedef struct {
 	Tok *t;
 	int n, pos;
 	const char *err;
+	int depth; /* nesting of parentheses and unary operators */
 } Parser;
 
 static Val known(int64_t v)
@@ -755,7 +777,7 @@ static Val parse_char(const Tok *t)
 	if (!s)
 		return unknown();
 	s++;
-	int64_t v = 0;
+	uint64_t v = 0;
 	if (*s == '\\') {
 		s++;
 		switch (*s) {
@@ -764,11 +786,11 @@ static Val parse_char(const Tok *t)
 		case 'r': v = '\r'; break;
 		case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7':
 			for (int k = 0; k < 3 && *s >= '0' && *s <= '7'; k++, s++)
-				v = v * 8 + (*s - '0');
+				v = v * 8 + (uint64_t)(*s - '0');
 			break;
 		case 'x':
 			for (s++; (*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f') || (*s >= 'A' && *s <= 'F'); s++)
-				v = v * 16 + (*s <= '9' ? *s - '0' : (*s | 32) - 'a' + 10);
+				v = v * 16 + (uint64_t)(*s <= '9' ? *s - '0' : (*s | 32) - 'a' + 10);
 			break;
 		case 'a': v = 7; break;
 		case 'b': v = 8; break;
@@ -779,7 +801,7 @@ static Val parse_char(const Tok *t)
 	} else {
 		v = (unsigned char)*s;
 	}
-	return known(v);
+	return known((int64_t)(v & 0xff)); /* a char constant is one byte here */
 }
 
 /* Header name inside __has_include( ... ): "x.h" or < tokens >. */
@@ -830,7 +852,22 @@ static void skip_group(Parser *p)
 	}
 }
 
+static Val parse_primary_1(Parser *p, bool eval);
+
+/* Bounded recursion: a hostile #if must not overflow the stack. */
 static Val parse_primary(Parser *p, bool eval)
+{
+	if (++p->depth > MAX_NESTING) {
+		fail(p, "#if expression nested too deeply");
+		p->depth--;
+		return unknown();
+	}
+	Val v = parse_primary_1(p, eval);
+	p->depth--;
+	return v;
+}
+
+static Val parse_primary_1(Parser *p, bool eval)
 {
 	Tok *t = peek(p);
 	if (!t) {
@@ -1074,7 +1111,7 @@ static Val parse_expr(Parser *p, bool eval)
 
 Tri mt_eval_if(MacroTable *mt, const char *text, size_t len, const char **err)
 {
-	Expander ex = {.mt = mt, .in_if = true, .budget = 1000000};
+	Expander ex = {.mt = mt, .in_if = true, .budget = 1000000, .paste_budget = 1 << 24};
 	TokVec in = {0}, out = {0};
 	tokenize(mt, text, len, &in);
 	expand_list(&ex, in.v, in.n, &out);
@@ -1097,7 +1134,8 @@ Tri mt_eval_if(MacroTable *mt, const char *text, size_t len, const char **err)
 
 char *mt_expand_include(MacroTable *mt, const char *text, size_t len, bool *angled)
 {
-	Expander ex = {.mt = mt, .in_if = false, .maybe = mt->unknown_default, .budget = 1000000};
+	Expander ex = {.mt = mt, .in_if = false, .maybe = mt->unknown_default, .budget = 1000000,
+		       .paste_budget = 1 << 24};
 	TokVec in = {0}, out = {0};
 	tokenize(mt, text, len, &in);
 	expand_list(&ex, in.v, in.n, &out);

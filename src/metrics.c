@@ -15,6 +15,7 @@
 #include "metrics.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,7 +167,7 @@ typedef struct {
 	const Unit *units;
 	int nunits;
 	int *next;
-	uint64_t *expanded;
+	int *first_unit; /* by file: lowest TU number containing it */
 	/* per worker */
 	uint32_t *tus;
 	uint64_t *added;
@@ -197,8 +198,6 @@ static void *worker(void *arg)
 	DomScratch *dom = dom_new();
 	VEC(uint32_t) lines = {0};
 	VEC(uint64_t) weight = {0};
-	IntVec queue = {0};
-	VEC(uint8_t) seen = {0};
 	for (;;) {
 		int u = __atomic_fetch_add(job->next, 1, __ATOMIC_RELAXED);
 		if (u >= job->nunits)
@@ -227,33 +226,12 @@ static void *worker(void *arg)
 				continue;
 			job->tus[f]++;
 			job->added[f] += weight.v[i];
-			/* expanded is measured in the lowest-numbered TU that
-			 * contains the header, whichever thread gets there:
-			 * (unit << 40 | lines), kept by an atomic minimum */
-			uint64_t cur = __atomic_load_n(&job->expanded[f], __ATOMIC_RELAXED);
-			if (cur && (cur >> 40) <= (uint64_t)u)
-				continue;
-			vec_grow(&seen, n);
-			memset(seen.v, 0, (size_t)n);
-			queue.n = 0;
-			vec_push(&queue, i);
-			seen.v[i] = 1;
-			uint64_t sum = 0;
-			for (int q = 0; q < queue.n; q++) {
-				int v = queue.v[q];
-				sum += lines.v[v];
-				for (int j = g.succ_off.v[v]; j < g.succ_off.v[v + 1]; j++) {
-					int w = g.succ.v[j];
-					if (w >= 0 && !seen.v[w]) {
-						seen.v[w] = 1;
-						vec_push(&queue, w);
-					}
-				}
-			}
-			uint64_t want = ((uint64_t)u << 40) | (sum & ((1ull << 40) - 1));
-			while ((!cur || (cur >> 40) > (uint64_t)u) &&
-			       !__atomic_compare_exchange_n(&job->expanded[f], &cur, want, false,
-							    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			/* "expanded" is measured later, in the first TU (by
+			 * number) that contains the header, and only for the
+			 * headers that are shown: remember that TU */
+			int cur = __atomic_load_n(&job->first_unit[f], __ATOMIC_RELAXED);
+			while (u < cur && !__atomic_compare_exchange_n(&job->first_unit[f], &cur, u, false,
+								       __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 				;
 		}
 	}
@@ -261,8 +239,6 @@ static void *worker(void *arg)
 	dom_free(dom);
 	vec_free(&lines);
 	vec_free(&weight);
-	vec_free(&queue);
-	vec_free(&seen);
 	return NULL;
 }
 
@@ -348,11 +324,12 @@ static void job_grow(Job *job, int need)
 		n *= 2;
 	job->tus = xrealloc(job->tus, (size_t)n * sizeof(uint32_t));
 	job->added = xrealloc(job->added, (size_t)n * sizeof(uint64_t));
-	job->expanded = xrealloc(job->expanded, (size_t)n * sizeof(uint64_t));
+	job->first_unit = xrealloc(job->first_unit, (size_t)n * sizeof(int));
 	job->direct = xrealloc(job->direct, (size_t)n * sizeof(uint64_t));
 	memset(job->tus + job->nfiles, 0, (size_t)(n - job->nfiles) * sizeof(uint32_t));
 	memset(job->added + job->nfiles, 0, (size_t)(n - job->nfiles) * sizeof(uint64_t));
-	memset(job->expanded + job->nfiles, 0, (size_t)(n - job->nfiles) * sizeof(uint64_t));
+	for (int i = job->nfiles; i < n; i++)
+		job->first_unit[i] = INT32_MAX;
 	memset(job->direct + job->nfiles, 0, (size_t)(n - job->nfiles) * sizeof(uint64_t));
 	job->nfiles = n;
 }
@@ -372,13 +349,15 @@ void metrics_compute(Session *s, const Unit *units, int nunits, CostTable *out)
 		threads = 64;
 	int next = 0;
 	Job jobs[64];
-	uint64_t *expanded = xcalloc((size_t)nfiles + 1, sizeof(uint64_t));
+	int *first_unit = xmalloc(((size_t)nfiles + 1) * sizeof(int));
+	for (int i = 0; i <= nfiles; i++)
+		first_unit[i] = INT32_MAX;
 	uint32_t *lines_of = xmalloc(((size_t)nfiles + 1) * sizeof(uint32_t));
 	for (int i = 0; i < nfiles; i++)
 		lines_of[i] = file_lines(s, i);
 	for (int t = 0; t < threads; t++)
 		jobs[t] = (Job){.s = s, .units = units, .nunits = nunits, .next = &next,
-				.expanded = expanded,
+				.first_unit = first_unit,
 				.tus = xcalloc((size_t)nfiles + 1, sizeof(uint32_t)),
 				.added = xcalloc((size_t)nfiles + 1, sizeof(uint64_t)),
 				.nfiles = nfiles, .lines_of = lines_of, .nlines = nfiles};
@@ -398,7 +377,7 @@ void metrics_compute(Session *s, const Unit *units, int nunits, CostTable *out)
 		pthread_join(tid[t], NULL);
 	if (!s->graph) {
 		nfiles = jobs[0].nfiles;
-		expanded = jobs[0].expanded;
+		first_unit = jobs[0].first_unit;
 		direct = jobs[0].direct;
 		free(jobs[0].pairs.slots);
 	}
@@ -422,7 +401,7 @@ void metrics_compute(Session *s, const Unit *units, int nunits, CostTable *out)
 		h.direct_includers = direct[i];
 		h.tus = tus[i];
 		h.prevalence = nunits ? (double)tus[i] / nunits : 0;
-		h.expanded = expanded[i] ? expanded[i] & ((1ull << 40) - 1) : h.lines;
+		h.first_unit = first_unit[i];
 		h.added = added[i];
 		h.build_lines = h.lines * h.tus;
 		if (out->n % 1024 == 0)
@@ -435,7 +414,111 @@ void metrics_compute(Session *s, const Unit *units, int nunits, CostTable *out)
 	free(added);
 	free(direct);
 	free(lines_of);
-	free(expanded);
+	free(first_unit);
+}
+
+/* ---- expanded, for the headers shown ---- */
+
+typedef struct {
+	Session *s;
+	const Unit *units;
+	HeaderCost **order; /* sorted by first_unit */
+	int n;
+	int next;           /* next index into order, taken a TU group at a time */
+	pthread_mutex_t lock;
+} ExpandJob;
+
+static void *expand_worker(void *arg)
+{
+	ExpandJob *job = arg;
+	Session *s = job->s;
+	TuGraph g = {0};
+	IntVec queue = {0};
+	VEC(uint8_t) seen = {0};
+	for (;;) {
+		pthread_mutex_lock(&job->lock);
+		int from = job->next;
+		int to = from;
+		while (to < job->n && job->order[to]->first_unit == job->order[from]->first_unit)
+			to++;
+		job->next = to;
+		pthread_mutex_unlock(&job->lock);
+		if (from >= job->n)
+			break;
+		int u = job->order[from]->first_unit;
+		if (u == INT32_MAX) {
+			for (int k = from; k < to; k++)
+				job->order[k]->expanded = job->order[k]->lines;
+			continue;
+		}
+		session_tu_csr(s, &job->units[u], &g);
+		int n = g.nodes.n;
+		vec_grow(&seen, n);
+		for (int k = from; k < to; k++) {
+			HeaderCost *h = job->order[k];
+			int start = tu_find(&g, h->file);
+			if (start < 0) {
+				h->expanded = h->lines;
+				continue;
+			}
+			memset(seen.v, 0, (size_t)n);
+			queue.n = 0;
+			vec_push(&queue, start);
+			seen.v[start] = 1;
+			uint64_t sum = 0;
+			for (int q = 0; q < queue.n; q++) {
+				int v = queue.v[q];
+				sum += file_lines(s, g.nodes.v[v]);
+				for (int j = g.succ_off.v[v]; j < g.succ_off.v[v + 1]; j++) {
+					int w = g.succ.v[j];
+					if (w >= 0 && !seen.v[w]) {
+						seen.v[w] = 1;
+						vec_push(&queue, w);
+					}
+				}
+			}
+			h->expanded = sum;
+		}
+	}
+	tu_free(&g);
+	vec_free(&queue);
+	vec_free(&seen);
+	return NULL;
+}
+
+static int by_first_unit(const void *a, const void *b)
+{
+	const HeaderCost *x = *(HeaderCost *const *)a, *y = *(HeaderCost *const *)b;
+	if (x->first_unit != y->first_unit)
+		return x->first_unit < y->first_unit ? -1 : 1;
+	return x->file - y->file;
+}
+
+void metrics_expand(Session *s, const Unit *units, HeaderCost *v, int n)
+{
+	if (n <= 0)
+		return;
+	HeaderCost **order = xmalloc((size_t)n * sizeof(*order));
+	for (int i = 0; i < n; i++)
+		order[i] = &v[i];
+	qsort(order, (size_t)n, sizeof(*order), by_first_unit);
+	ExpandJob job = {.s = s, .units = units, .order = order, .n = n};
+	pthread_mutex_init(&job.lock, NULL);
+	int threads = s->graph ? s->opt->jobs : 1;
+	if (threads > 64)
+		threads = 64;
+	pthread_t tid[64];
+	int started = 0;
+	for (int t = 1; t < threads; t++) {
+		if (pthread_create(&tid[t], NULL, expand_worker, &job) != 0)
+			break;
+		started = t;
+	}
+	expand_worker(&job);
+	for (int t = 1; t <= started; t++)
+		pthread_join(tid[t], NULL);
+	pthread_mutex_destroy(&job.lock);
+	free(order);
 }
 
 void metrics_free(CostTable *t)

@@ -5,7 +5,8 @@
  *   direct_includers  files with a live #include of it
  *   tus               TUs whose closure contains it
  *   prevalence        tus / all TUs
- *   expanded          its lines plus every header it pulls in, each once
+ *   expanded          its lines plus every header it pulls in, each once,
+ *                     in the first TU (by number) that includes it
  *   added             summed over TUs: lines that would leave the TU with
  *                     it (it and everything it dominates in the TU graph)
  *   build_lines       lines x tus
@@ -21,6 +22,7 @@ typedef struct {
 	int file;
 	uint64_t lines, direct_includers, tus, expanded, added, build_lines;
 	double prevalence;
+	int first_unit; /* the TU "expanded" is measured in */
 } HeaderCost;
 
 typedef struct {
@@ -34,6 +36,10 @@ typedef struct {
 extern uint64_t metrics_nodes, metrics_edges;
 
 void metrics_compute(Session *s, const Unit *units, int nunits, CostTable *out);
+/* Fills "expanded" for v[0..n): the other metrics come from one pass
+ * over all TUs; this one needs a walk per header, so it is measured only
+ * for the headers that will be shown. */
+void metrics_expand(Session *s, const Unit *units, HeaderCost *v, int n);
 void metrics_free(CostTable *t);
 
 /* Dominator-tree weights of one TU graph: for every node, the lines that

@@ -343,7 +343,7 @@ void session_close(Session *s)
 {
 	phase("save-cache");
 	if (s->ft.cache)
-		cache_save(s->ft.cache);
+		cache_save(s->ft.cache, !s->walked);
 	if (s->opt->stats) {
 		phase_report();
 		double t = now_seconds() - s->t_start;

@@ -1,0 +1,5 @@
+#pragma once
+#pragma GCC diagnostic push
+#include "a.h"
+#import <b.h>
+#pragma once  

@@ -1,0 +1,4 @@
+#include "ok.h"
+int x;
+/* never closed
+#include "hidden.h"
