@@ -33,8 +33,16 @@ typedef struct {
 	int *found_at;
 	int cap;
 	VEC(GEdge) edges;
+	/* The same edges packed for the TU walks, which are bound by memory
+	 * latency: (target + 1) << 3 | flags, four bytes an edge. */
+	VEC(uint32_t) packed;
 	int prelude_ctx;
 } Base;
+
+static inline uint32_t pack_edge(const GEdge *e)
+{
+	return ((uint32_t)(e->to + 1) << 3) | (e->flags & 7);
+}
 
 typedef struct {
 	int chain, file, k; /* chain -1: empty */
@@ -131,6 +139,7 @@ void graph_free(Graph *g)
 		free(g->bases[i].count);
 		free(g->bases[i].found_at);
 		vec_free(&g->bases[i].edges);
+		vec_free(&g->bases[i].packed);
 	}
 	for (int i = 0; i < g->nctx_forced; i++)
 		vec_free(&g->ctx_forced[i]);
@@ -348,6 +357,7 @@ static void compute_edges(Graph *g, int chain, int file)
 					e.flags |= E_COMPUTED_UNKNOWN;
 					g->stats.computed_unknown++;
 					vec_push(&b->edges, e);
+					vec_push(&b->packed, pack_edge(&e));
 					b->count[file]++;
 					break;
 				}
@@ -366,6 +376,7 @@ static void compute_edges(Graph *g, int chain, int file)
 			else if (b->found_at[r.file] == FOUND_UNSET)
 				b->found_at[r.file] = r.found_at;
 			vec_push(&b->edges, e);
+			vec_push(&b->packed, pack_edge(&e));
 			b->count[file]++;
 			break;
 		}
@@ -680,17 +691,18 @@ static void dfs(const Graph *g, int chain, TuGraph *tg, VisitStack *vs)
 			continue;
 		}
 		int k = top->k++;
-		GEdge e = b->edges.v[b->first[top->file] + k];
-		int to = e.to;
-		if (derived && (e.flags & E_NEEDS_CTX)) {
+		int ei = b->first[top->file] + k;
+		uint32_t pe = b->packed.v[ei];
+		int to = (int)(pe >> 3) - 1, flags = (int)(pe & 7);
+		if (derived && (flags & E_NEEDS_CTX)) {
 			const Override *o = ov_find(g, chain, top->file, k);
 			if (o)
 				to = o->to;
 		}
 		if (to < 0) {
 			if (!vs->lean) {
-				TuMissing m = {top->file, e.dir, NULL, tg->nodes.n,
-					       (e.flags & E_UNCONDITIONAL) != 0};
+				TuMissing m = {top->file, b->edges.v[ei].dir, NULL, tg->nodes.n,
+					       (flags & E_UNCONDITIONAL) != 0};
 				vec_push(&tg->missing, m);
 			}
 			continue;
@@ -701,11 +713,11 @@ static void dfs(const Graph *g, int chain, TuGraph *tg, VisitStack *vs)
 		if (vs->lean)
 			tg->succ.v[slot] = tn;
 		else
-			tu_edge(tg, from, tn, e.dir);
+			tu_edge(tg, from, tn, b->edges.v[ei].dir);
 		if (added)
 			push_visit(vs, tg, b, to, tn, 0);
-		else
-			check_cycle(g, vs, from_file, &e, tn, to);
+		else if ((flags & E_UNCONDITIONAL) && tn < vs->on.n && vs->on.v[tn])
+			check_cycle(g, vs, from_file, &b->edges.v[ei], tn, to);
 	}
 }
 

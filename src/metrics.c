@@ -21,8 +21,8 @@
 
 struct DomScratch {
 	int cap;
-	int *po, *idom, *cand;
-	IntVec pred_off, pred, cursor;
+	int *po, *idom, *cand, *seed;
+	IntVec back; /* pairs u, w of the edges that close cycles */
 };
 
 DomScratch *dom_new(void)
@@ -37,9 +37,8 @@ void dom_free(DomScratch *d)
 	free(d->po);
 	free(d->idom);
 	free(d->cand);
-	vec_free(&d->pred_off);
-	vec_free(&d->pred);
-	vec_free(&d->cursor);
+	free(d->seed);
+	vec_free(&d->back);
 	free(d);
 }
 
@@ -54,53 +53,6 @@ static int intersect(const DomScratch *d, int a, int b)
 	return a;
 }
 
-/* The general fixpoint over predecessors, for graphs with cycles. */
-static void idom_fixpoint(DomScratch *d, const TuGraph *g)
-{
-	int n = g->nodes.n;
-	const int *off = g->succ_off.v, *succ = g->succ.v;
-	vec_grow(&d->pred_off, n + 1);
-	vec_grow(&d->cursor, n + 1);
-	vec_grow(&d->pred, g->succ.n);
-	int *po_ = d->pred_off.v;
-	memset(po_, 0, (size_t)(n + 1) * sizeof(int));
-	for (int v = 0; v < n; v++)
-		for (int j = off[v]; j < off[v + 1]; j++)
-			if (succ[j] >= 0)
-				po_[succ[j] + 1]++;
-	for (int v = 0; v < n; v++)
-		po_[v + 1] += po_[v];
-	memcpy(d->cursor.v, po_, (size_t)(n + 1) * sizeof(int));
-	for (int v = 0; v < n; v++)
-		for (int j = off[v]; j < off[v + 1]; j++)
-			if (succ[j] >= 0)
-				d->pred.v[d->cursor.v[succ[j]]++] = v;
-	for (int v = 1; v < n; v++)
-		d->idom[v] = -1;
-	d->idom[0] = 0;
-	for (bool changed = true; changed;) {
-		changed = false;
-		for (int k = g->post.n - 1; k >= 0; k--) {
-			int v = g->post.v[k];
-			if (v == 0)
-				continue;
-			int nd = -1;
-			for (int j = po_[v]; j < po_[v + 1]; j++) {
-				int p = d->pred.v[j];
-				if (d->po[p] < 0 || d->idom[p] < 0)
-					continue;
-				nd = nd < 0 ? p : intersect(d, p, nd);
-				if (nd == 0)
-					break;
-			}
-			if (nd != d->idom[v]) {
-				d->idom[v] = nd;
-				changed = true;
-			}
-		}
-	}
-}
-
 void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node, uint64_t *weight)
 {
 	int n = g->nodes.n;
@@ -111,39 +63,59 @@ void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node,
 		d->po = xrealloc(d->po, (size_t)c * sizeof(int));
 		d->idom = xrealloc(d->idom, (size_t)c * sizeof(int));
 		d->cand = xrealloc(d->cand, (size_t)c * sizeof(int));
+		d->seed = xrealloc(d->seed, (size_t)c * sizeof(int));
 		d->cap = c;
 	}
 	const int *off = g->succ_off.v, *succ = g->succ.v, *post = g->post.v;
 	for (int v = 0; v < n; v++) {
 		d->po[v] = -1;
-		d->cand[v] = -1;
+		d->idom[v] = -1;
+		d->seed[v] = -1;
 	}
 	for (int k = 0; k < g->post.n; k++)
 		d->po[post[k]] = k;
-	/* Push-style over reverse postorder: on an acyclic graph every
-	 * predecessor of w comes before w, so when w is reached its
-	 * candidate is final.  An edge to a node with a higher postorder
-	 * number closes a cycle: then the general fixpoint decides. */
-	bool cyclic = false;
-	d->idom[0] = 0;
-	for (int k = g->post.n - 1; k >= 0 && !cyclic; k--) {
-		int u = post[k];
-		if (u != 0)
-			d->idom[u] = d->cand[u];
-		for (int j = off[u]; j < off[u + 1]; j++) {
-			int w = succ[j];
-			if (w < 0 || w == 0)
-				continue;
-			if (d->po[w] >= d->po[u]) {
-				cyclic = true;
-				break;
+	/*
+	 * Push-style passes over reverse postorder.  A forward edge u -> w
+	 * (w later in reverse postorder) merges u into w's candidate before w
+	 * is reached, so on an acyclic graph one pass is final.  An edge to a
+	 * node already passed closes a cycle: it is merged at the end of the
+	 * pass into a seed that the next pass starts from, until nothing
+	 * changes -- the same fixpoint as the iterative algorithm over
+	 * predecessors, without building predecessor lists.
+	 */
+	for (bool changed = true; changed;) {
+		changed = false;
+		d->back.n = 0;
+		for (int v = 0; v < n; v++)
+			d->cand[v] = d->seed[v];
+		for (int k = g->post.n - 1; k >= 0; k--) {
+			int u = post[k];
+			int nu = u == 0 ? 0 : d->cand[u];
+			if (nu != d->idom[u]) {
+				d->idom[u] = nu;
+				changed = true;
 			}
-			int c = d->cand[w];
-			d->cand[w] = c < 0 ? u : c == 0 ? 0 : intersect(d, u, c);
+			for (int j = off[u]; j < off[u + 1]; j++) {
+				int w = succ[j];
+				if (w <= 0)
+					continue;
+				if (d->po[w] >= d->po[u]) {
+					vec_push(&d->back, u);
+					vec_push(&d->back, w);
+					continue;
+				}
+				int c = d->cand[w];
+				d->cand[w] = c < 0 ? u : c == 0 ? 0 : intersect(d, u, c);
+			}
 		}
+		for (int i = 0; i < d->back.n; i += 2) {
+			int u = d->back.v[i], w = d->back.v[i + 1];
+			int c = d->seed[w];
+			d->seed[w] = c < 0 ? u : c == 0 ? 0 : intersect(d, u, c);
+		}
+		if (!d->back.n)
+			break;
 	}
-	if (cyclic)
-		idom_fixpoint(d, g);
 	for (int i = 0; i < n; i++)
 		weight[i] = lines_of_node[i];
 	/* postorder: a node before its dominators */
