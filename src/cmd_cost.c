@@ -132,8 +132,9 @@ int cmd_cost(int argc, char **argv)
 		metrics_expand(&s, s.cfg.units.v, t.v, top);
 	}
 	if (o.stats)
-		fprintf(stderr, "hdrslim: stats: TU graphs: %llu nodes, %llu edges\n",
-			(unsigned long long)metrics_nodes, (unsigned long long)metrics_edges);
+		fprintf(stderr, "hdrslim: stats: TU graphs: %llu nodes, %llu edges, %llu dominator passes\n",
+			(unsigned long long)metrics_nodes, (unsigned long long)metrics_edges,
+			(unsigned long long)metrics_dom_passes);
 	if (o.json)
 		print_json(&s, &t, top);
 	else

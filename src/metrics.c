@@ -23,6 +23,7 @@ struct DomScratch {
 	int cap;
 	int *po, *idom, *cand, *seed;
 	IntVec back; /* pairs u, w of the edges that close cycles */
+	long passes;
 };
 
 DomScratch *dom_new(void)
@@ -85,6 +86,7 @@ void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node,
 	 */
 	for (bool changed = true; changed;) {
 		changed = false;
+		d->passes++;
 		d->back.n = 0;
 		for (int v = 0; v < n; v++)
 			d->cand[v] = d->seed[v];
@@ -108,13 +110,20 @@ void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node,
 				d->cand[w] = c < 0 ? u : c == 0 ? 0 : intersect(d, u, c);
 			}
 		}
+		/* Done when no cycle-closing edge would move its target's
+		 * dominator; otherwise seed the next pass with them. */
+		bool moves = false;
+		for (int i = 0; i < d->back.n && !moves; i += 2) {
+			int u = d->back.v[i], w = d->back.v[i + 1];
+			moves = d->idom[w] != 0 && intersect(d, u, d->idom[w]) != d->idom[w];
+		}
+		if (!moves)
+			break;
 		for (int i = 0; i < d->back.n; i += 2) {
 			int u = d->back.v[i], w = d->back.v[i + 1];
 			int c = d->seed[w];
 			d->seed[w] = c < 0 ? u : c == 0 ? 0 : intersect(d, u, c);
 		}
-		if (!d->back.n)
-			break;
 	}
 	for (int i = 0; i < n; i++)
 		weight[i] = lines_of_node[i];
@@ -154,7 +163,7 @@ typedef struct {
 static bool pairset_add(PairSet *ps, int from, int to);
 static void job_grow(Job *job, int need);
 
-uint64_t metrics_nodes, metrics_edges;
+uint64_t metrics_nodes, metrics_edges, metrics_dom_passes;
 
 static uint32_t file_lines(Session *s, int file)
 {
@@ -207,6 +216,7 @@ static void *worker(void *arg)
 				;
 		}
 	}
+	__atomic_add_fetch(&metrics_dom_passes, (uint64_t)dom->passes, __ATOMIC_RELAXED);
 	tu_free(&g);
 	dom_free(dom);
 	vec_free(&lines);

@@ -33,7 +33,7 @@ typedef struct {
 } CostTable;
 
 /* Totals over the TU graphs of the last run, for --stats. */
-extern uint64_t metrics_nodes, metrics_edges;
+extern uint64_t metrics_nodes, metrics_edges, metrics_dom_passes;
 
 void metrics_compute(Session *s, const Unit *units, int nunits, CostTable *out);
 /* Fills "expanded" for v[0..n): the other metrics come from one pass
