@@ -644,6 +644,16 @@ static void expand_stack(Expander *ex, TokVec *in, TokVec *out)
 		}
 		TokVec body = {0};
 		subst(ex, m, 0, m->ntoks, args.v, args.n, &body);
+		ex->budget -= body.n; /* what an expansion produces counts too */
+		if (ex->budget < 0 && !ex->err)
+			ex->err = "macro expansion too large";
+		if (ex->err) {
+			vec_free(&body);
+			for (int i = 0; i < args.n; i++)
+				vec_free(&args.v[i]);
+			vec_free(&args);
+			return;
+		}
 		const int *hs = hs_add(&mt->arena, hs_intersect(&mt->arena, t.hs, rp.hs), t.id);
 		int kept = 0;
 		for (int i = 0; i < body.n; i++) {
@@ -1081,7 +1091,21 @@ static Val parse_binary(Parser *p, int min_prec, bool eval)
 	}
 }
 
+static Val parse_cond_1(Parser *p, bool eval);
+
 static Val parse_cond(Parser *p, bool eval)
+{
+	if (++p->depth > MAX_NESTING) {
+		fail(p, "#if expression nested too deeply");
+		p->depth--;
+		return unknown();
+	}
+	Val v = parse_cond_1(p, eval);
+	p->depth--;
+	return v;
+}
+
+static Val parse_cond_1(Parser *p, bool eval)
 {
 	Val c = parse_binary(p, 1, eval);
 	if (!accept(p, "?"))
