@@ -109,7 +109,15 @@ char *fs_abspath(const FileTable *ft, int key)
 	return path_join(ft->root, k);
 }
 
+static int add_file(FileTable *ft, int key, int dir_key, uint8_t flags);
+
 int fs_add(FileTable *ft, int key, uint8_t flags)
+{
+	return add_file(ft, key, -1, flags);
+}
+
+/* dir_key -1: worked out from the key */
+static int add_file(FileTable *ft, int key, int dir_key, uint8_t flags)
 {
 	int *slot = key_slot(ft, key);
 	if (*slot >= 0) {
@@ -125,9 +133,13 @@ int fs_add(FileTable *ft, int key, uint8_t flags)
 	memset(f, 0, sizeof(*f));
 	f->key = key;
 	f->flags = flags;
-	char *d = path_dirname(intern_str(ft->keys, key));
-	f->dir = intern_cstr(ft->keys, d);
-	free(d);
+	if (dir_key >= 0) {
+		f->dir = dir_key;
+	} else {
+		char *d = path_dirname(intern_str(ft->keys, key));
+		f->dir = intern_cstr(ft->keys, d);
+		free(d);
+	}
 	slot = key_slot(ft, key); /* interning may have grown nothing here, but be safe */
 	*slot = id;
 	return id;
@@ -196,7 +208,8 @@ static void walk_dir(FileTable *ft, int dirfd, const char *rel, bool excluded,
 		warn_at(rel, 0, "cannot list directory: %s", strerror(errno));
 		return;
 	}
-	mark_walked(intern_cstr(ft->keys, rel));
+	int dir_key = intern_cstr(ft->keys, rel);
+	mark_walked(dir_key);
 	struct dirent *e;
 	StrBuf path = {0};
 	while ((e = readdir(d))) {
@@ -230,7 +243,7 @@ static void walk_dir(FileTable *ft, int dirfd, const char *rel, bool excluded,
 			free(sub);
 		} else if (type == DT_REG) {
 			int key = intern(ft->keys, path.buf, path.len);
-			fs_add(ft, key, F_IN_TREE | (excluded ? F_EXCLUDED : 0));
+			add_file(ft, key, dir_key, F_IN_TREE | (excluded ? F_EXCLUDED : 0));
 		}
 	}
 	free(path.buf);
