@@ -44,7 +44,8 @@ typedef struct {
 	uint16_t reserved;
 	uint32_t line;
 	uint32_t name_off, name_len; /* macro name, or header name of an include */
-	uint32_t text_off, text_len; /* define body, #if expression, computed include */
+	uint32_t text_off, text_len; /* define body, #if expression, computed include;
+				      * otherwise the same as the name */
 	uint32_t args_off, args_len; /* parameters of a function-like define */
 	/* Conditional structure: for if, ifdef, ifndef, elif* and else, the index of
 	 * the next directive of the same group (elif/else/endif), or ndirs when
@@ -63,7 +64,7 @@ enum FactsError {
 	FE_UNTERMINATED_STRING,
 };
 
-#define FACTS_VERSION 6
+#define FACTS_VERSION 7
 #define FACTS_MAX_ERRORS 4
 
 typedef struct {

@@ -397,15 +397,18 @@ static void parse_directive(Lexer *lx, uint32_t line, const char *l, size_t len)
 		char close = rest[0] == '"' ? '"' : rest[0] == '<' ? '>' : 0;
 		const char *q = close ? memchr(rest + 1, close, rest_len ? rest_len - 1 : 0) : NULL;
 		if (q) {
+			/* the header name is all that matters; text is the name */
 			d->flags = close == '"' ? DF_QUOTED : DF_ANGLED;
 			d->name_off = put_str(lx, rest + 1, (size_t)(q - rest - 1));
 			d->name_len = (uint32_t)(q - rest - 1);
+			d->text_off = d->name_off;
+			d->text_len = d->name_len;
 		} else {
 			d->flags = DF_COMPUTED;
 			d->name_off = put_str(lx, "", 0);
+			d->text_off = put_str(lx, rest, rest_len);
+			d->text_len = (uint32_t)rest_len;
 		}
-		d->text_off = put_str(lx, rest, rest_len);
-		d->text_len = (uint32_t)rest_len;
 		break;
 	}
 	case D_DEFINE: {
@@ -447,8 +450,8 @@ static void parse_directive(Lexer *lx, uint32_t line, const char *l, size_t len)
 			d->flags = DF_BADNAME;
 		d->name_off = put_str(lx, rest, m);
 		d->name_len = (uint32_t)m;
-		d->text_off = put_str(lx, rest, rest_len);
-		d->text_len = (uint32_t)rest_len;
+		d->text_off = d->name_off; /* only the name matters */
+		d->text_len = d->name_len;
 		break;
 	}
 	case D_IF:
@@ -708,12 +711,8 @@ out:
 	f->size = (uint32_t)size;
 	f->ndirs = (uint32_t)scratch->ndirs;
 	f->strs_len = (uint32_t)scratch->strs_len;
-	uint32_t lines = 0;
-	for (const char *q = buf; (q = memchr(q, '\n', (size_t)(end - q))); q++)
-		lines++;
-	if (len && buf[len - 1] != '\n')
-		lines++;
-	f->lines = lines;
+	/* every newline was counted on the way, whatever consumed it */
+	f->lines = lx.line - 1 + (len && buf[len - 1] != '\n');
 	for (size_t i = 0; i < scratch->ndirs; i++)
 		if (scratch->dirs[i].kind == D_PRAGMA_ONCE)
 			f->pragma_once = 1;
