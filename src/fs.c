@@ -28,6 +28,7 @@ void fs_init(FileTable *ft, const char *root_abs)
 	ft->root = xstrdup(root_abs);
 	path_normalize(ft->root);
 	ft->root_len = strlen(ft->root);
+	ft->root_fd = open(ft->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 }
 
 void fs_free(FileTable *ft)
@@ -38,6 +39,8 @@ void fs_free(FileTable *ft)
 	free(ft->files);
 	free(ft->file_of_key);
 	free(ft->root);
+	if (ft->root_fd >= 0)
+		close(ft->root_fd);
 	interner_free(ft->keys);
 	if (ft->cache)
 		cache_free(ft->cache);
@@ -272,13 +275,15 @@ static void load_file(FileTable *ft, int id, Worker *w)
 	if (f->facts || (f->flags & F_READ_ERROR))
 		return;
 	const char *key = intern_str(ft->keys, f->key);
-	char *abs = fs_abspath(ft, f->key);
-	int fd = open(abs, O_RDONLY | O_CLOEXEC);
-	free(abs);
+	/* tree-relative keys are opened relative to the root's fd: no path
+	 * to build; and a cache hit needs one stat, not open + fstat + close */
+	int dirfd = key[0] == '/' || ft->root_fd < 0 ? AT_FDCWD : ft->root_fd;
+	char *abs = dirfd == AT_FDCWD ? fs_abspath(ft, f->key) : NULL;
+	const char *path = abs ? abs : key;
 	struct stat st;
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		if (fd >= 0)
-			close(fd);
+	int fd = -1;
+	if (fstatat(dirfd, path, &st, 0) < 0 || !S_ISREG(st.st_mode)) {
+		free(abs);
 		f->flags |= F_READ_ERROR;
 		return;
 	}
@@ -291,13 +296,27 @@ static void load_file(FileTable *ft, int id, Worker *w)
 	if (ft->cache) {
 		const Facts *cf = cache_by_stat(ft->cache, key, &fst, &f->hash);
 		if (cf) {
-			close(fd);
+			free(abs);
 			f->facts = (Facts *)cf;
 			__atomic_add_fetch(&ft->cache_hits, 1, __ATOMIC_RELAXED);
 			cache_put(ft->cache, key, &fst, f->hash, cf);
 			return;
 		}
 	}
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	free(abs);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		if (fd >= 0)
+			close(fd);
+		f->flags |= F_READ_ERROR;
+		return;
+	}
+	/* what is read is what the open file says, should it have changed */
+	f->size = (uint64_t)st.st_size;
+	f->mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec;
+	f->ctime_ns = (uint64_t)st.st_ctim.tv_sec * 1000000000ull + (uint64_t)st.st_ctim.tv_nsec;
+	f->ino = (uint64_t)st.st_ino;
+	fst = (FileStat){f->size, f->mtime_ns, f->ctime_ns, f->ino};
 	if (f->size + 1 > w->cap) {
 		w->cap = f->size + 1 > 65536 ? f->size + 1 : 65536;
 		free(w->buf);

@@ -48,6 +48,7 @@ typedef struct {
 	int cap_keys;
 	char *root;         /* absolute tree root */
 	size_t root_len;
+	int root_fd;        /* open on root, for *at() calls; -1 if it failed */
 	Cache *cache;
 	/* stats */
 	int lexed, cache_hits;
