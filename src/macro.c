@@ -781,7 +781,7 @@ static Val parse_number(Parser *p, const Tok *t)
 	return (Val){(int64_t)v, uns, false};
 }
 
-static Val parse_char(const Tok *t)
+static Val parse_char(const Tok *t, bool unsigned_char)
 {
 	const char *s = memchr(t->s, '\'', t->len);
 	if (!s)
@@ -811,7 +811,10 @@ static Val parse_char(const Tok *t)
 	} else {
 		v = (unsigned char)*s;
 	}
-	return known((int64_t)(v & 0xff)); /* a char constant is one byte here */
+	/* a char constant is an int holding one char, signed unless the
+	 * compiler says chars are unsigned */
+	v &= 0xff;
+	return known(unsigned_char ? (int64_t)v : (int64_t)(int8_t)v);
 }
 
 /* Header name inside __has_include( ... ): "x.h" or < tokens >. */
@@ -894,7 +897,7 @@ static Val parse_primary_1(Parser *p, bool eval)
 	if (t->kind == TK_NUM)
 		return parse_number(p, t);
 	if (t->kind == TK_CHAR)
-		return parse_char(t);
+		return parse_char(t, mt_defined(p->ex->mt, "__CHAR_UNSIGNED__", 17) == TRI_TRUE);
 	if (t->kind == TK_IDENT) {
 		MacroTable *mt = p->ex->mt;
 		if (t->id == id_defined) {

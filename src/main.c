@@ -18,6 +18,8 @@ static const struct {
 	{"deps", cmd_deps, "deps [OPTIONS] FILE...        the headers a TU includes (the set gcc -M lists)"},
 	{"cost", cmd_cost, "cost [OPTIONS] [TREE]         which headers cost the build most"},
 	{"why", cmd_why, "why  [OPTIONS] FILE HEADER    every include chain from FILE to HEADER"},
+	{"lex", cmd_lex, "lex  [OPTIONS] FILE...        the directives hdrslim sees in a file"},
+	{"if-eval", cmd_if_eval, "if-eval [OPTIONS] EXPR...    how an #if expression evaluates (1, 0, unknown)"},
 };
 
 static void help(FILE *out)
