@@ -324,6 +324,9 @@ void metrics_compute(Session *s, const Unit *units, int nunits, CostTable *out)
 	phase("includers");
 	if (s->graph)
 		direct = direct_includers_union(s);
+	/* union mode has lexed everything it will ever need by now */
+	if (s->graph)
+		session_save_cache_early(s);
 	phase("tu-walks");
 	int nfiles = s->ft.nfiles;
 	int threads = s->graph ? s->opt->jobs : 1;

@@ -9,6 +9,7 @@
 #include "session.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -342,7 +343,9 @@ const char *session_path(Session *s, int file)
 void session_close(Session *s)
 {
 	phase("save-cache");
-	if (s->ft.cache)
+	if (s->saving)
+		pthread_join(s->saver, NULL);
+	else if (s->ft.cache)
 		cache_save(s->ft.cache, !s->walked);
 	if (s->opt->stats) {
 		phase_report();
@@ -372,6 +375,22 @@ void session_close(Session *s)
 	fs_free(&s->ft);
 	interner_free(s->names);
 	config_release_compiler_info();
+}
+
+static void *save_cache(void *arg)
+{
+	Session *s = arg;
+	cache_save(s->ft.cache, !s->walked);
+	return NULL;
+}
+
+void session_save_cache_early(Session *s)
+{
+	if (!s->ft.cache || s->saving)
+		return;
+	s->saving = pthread_create(&s->saver, NULL, save_cache, s) == 0;
+	if (!s->saving)
+		cache_save(s->ft.cache, !s->walked);
 }
 
 int session_status(void)

@@ -7,6 +7,7 @@
 #ifndef HDRSLIM_SESSION_H
 #define HDRSLIM_SESSION_H
 
+#include <pthread.h>
 #include <stdbool.h>
 
 #include "config.h"
@@ -50,6 +51,8 @@ typedef struct {
 	int default_ctx;
 	bool walked;
 	double t_start;
+	pthread_t saver;  /* writes the cache while the analyses run */
+	bool saving;
 } Session;
 
 /* Sets up a session for the tree.  walk: list the whole tree. */
@@ -66,6 +69,9 @@ void session_tu(Session *s, const Unit *u, TuGraph *g);
 void session_tu_csr(Session *s, const Unit *u, TuGraph *g);
 /* Path as shown to the user: relative to the tree when inside it. */
 const char *session_path(Session *s, int file);
+/* Every file the run needs is lexed: write the cache now, on a thread of
+ * its own, while the analyses work.  No file may be lexed after this. */
+void session_save_cache_early(Session *s);
 void session_close(Session *s);
 /* Exit status for the run: 1 when the analysed code had errors. */
 int session_status(void);
