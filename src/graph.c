@@ -28,8 +28,11 @@ typedef struct {
 } GEdge;
 
 typedef struct {
-	int *first; /* per file id: first edge, -1 not computed */
-	int *count;
+	/* per file id: its edges are edges[first .. first + count); first -1:
+	 * not computed.  One pair per file: a TU walk reads both at once. */
+	struct Span {
+		int first, count;
+	} *span;
 	int *found_at;
 	int cap;
 	VEC(GEdge) edges;
@@ -80,12 +83,11 @@ static void base_grow(Graph *g, Base *b)
 	int cap = b->cap ? b->cap : 4096;
 	while (cap < need)
 		cap *= 2;
-	b->first = xrealloc(b->first, (size_t)cap * sizeof(int));
-	b->count = xrealloc(b->count, (size_t)cap * sizeof(int));
+	b->span = xrealloc(b->span, (size_t)cap * sizeof(*b->span));
 	b->found_at = xrealloc(b->found_at, (size_t)cap * sizeof(int));
 	for (int i = b->cap; i < cap; i++) {
-		b->first[i] = -1;
-		b->count[i] = 0;
+		b->span[i].first = -1;
+		b->span[i].count = 0;
 		b->found_at[i] = FOUND_UNSET;
 	}
 	b->cap = cap;
@@ -135,8 +137,7 @@ void graph_free(Graph *g)
 	if (!g)
 		return;
 	for (int i = 0; i < g->nbases; i++) {
-		free(g->bases[i].first);
-		free(g->bases[i].count);
+		free(g->bases[i].span);
 		free(g->bases[i].found_at);
 		vec_free(&g->bases[i].edges);
 		vec_free(&g->bases[i].packed);
@@ -246,10 +247,10 @@ static void apply_prelude(Graph *g, int ctx)
 static void compute_edges(Graph *g, int chain, int file)
 {
 	Base *b = base_get(g, chain);
-	if (b->first[file] >= 0)
+	if (b->span[file].first >= 0)
 		return;
-	b->first[file] = b->edges.n;
-	b->count[file] = 0;
+	b->span[file].first = b->edges.n;
+	b->span[file].count = 0;
 	const Facts *f = fs_facts(g->ft, file);
 	if (!f)
 		return;
@@ -358,7 +359,7 @@ static void compute_edges(Graph *g, int chain, int file)
 					g->stats.computed_unknown++;
 					vec_push(&b->edges, e);
 					vec_push(&b->packed, pack_edge(&e));
-					b->count[file]++;
+					b->span[file].count++;
 					break;
 				}
 				name = computed;
@@ -377,7 +378,7 @@ static void compute_edges(Graph *g, int chain, int file)
 				b->found_at[r.file] = r.found_at;
 			vec_push(&b->edges, e);
 			vec_push(&b->packed, pack_edge(&e));
-			b->count[file]++;
+			b->span[file].count++;
 			break;
 		}
 		default:
@@ -387,7 +388,7 @@ static void compute_edges(Graph *g, int chain, int file)
 	}
 	vec_free(&st);
 	g->stats.files_with_edges++;
-	g->stats.edges += b->count[file];
+	g->stats.edges += b->span[file].count;
 }
 
 void graph_ensure(Graph *g, int chain, int file)
@@ -444,11 +445,11 @@ static uint8_t *dirs_that_could_answer(Graph *g)
 	for (int bi = 0; bi < g->nbases; bi++) {
 		const Base *b = &g->bases[bi];
 		for (int file = 0; file < b->cap && file < ft->nfiles; file++) {
-			if (b->first[file] < 0)
+			if (b->span[file].first < 0)
 				continue;
 			const Facts *f = ft->files[file].facts;
-			for (int k = 0; f && k < b->count[file]; k++) {
-				const GEdge *e = &b->edges.v[b->first[file] + k];
+			for (int k = 0; f && k < b->span[file].count; k++) {
+				const GEdge *e = &b->edges.v[b->span[file].first + k];
 				const Directive *d = &facts_dirs(f)[e->dir];
 				if (!(e->flags & E_NEEDS_CTX) || (d->flags & DF_COMPUTED))
 					continue;
@@ -508,13 +509,13 @@ void graph_prepare(Graph *g, const Unit *units, int nunits)
 		int file = work.v[--work.n];
 		int chain = work.v[--work.n];
 		Base *b = base_get(g, chain);
-		if (b->first[file] >= 0)
+		if (b->span[file].first >= 0)
 			continue;
 		compute_edges(g, chain, file);
 		b = base_get(g, chain);
-		for (int k = 0; k < b->count[file]; k++) {
-			int to = b->edges.v[b->first[file] + k].to;
-			if (to >= 0 && b->first[to] < 0) {
+		for (int k = 0; k < b->span[file].count; k++) {
+			int to = b->edges.v[b->span[file].first + k].to;
+			if (to >= 0 && b->span[to].first < 0) {
 				vec_push(&work, chain);
 				vec_push(&work, to);
 			}
@@ -567,7 +568,7 @@ void graph_prepare(Graph *g, const Unit *units, int nunits)
 			seen[file] = epoch;
 			compute_edges(g, c, file);
 			Base *b = base_get(g, c);
-			int first = b->first[file], count = b->count[file];
+			int first = b->span[file].first, count = b->span[file].count;
 			const Facts *f = g->ft->files[file].facts;
 			for (int k = 0; k < count; k++) {
 				GEdge e = b->edges.v[first + k];
@@ -625,7 +626,7 @@ typedef struct {
 
 static int edge_count(const Base *b, int file)
 {
-	return file < b->cap && b->first[file] >= 0 ? b->count[file] : 0;
+	return file < b->cap && b->span[file].first >= 0 ? b->span[file].count : 0;
 }
 
 /* A newly found node: on the path, and in lean mode its successor slots. */
@@ -691,7 +692,7 @@ static void dfs(const Graph *g, int chain, TuGraph *tg, VisitStack *vs)
 			continue;
 		}
 		int k = top->k++;
-		int ei = b->first[top->file] + k;
+		int ei = b->span[top->file].first + k;
 		uint32_t pe = b->packed.v[ei];
 		int to = (int)(pe >> 3) - 1, flags = (int)(pe & 7);
 		if (derived && (flags & E_NEEDS_CTX)) {
@@ -766,11 +767,11 @@ int graph_file_targets(const Graph *g, int chain, int file, IntVec *out)
 	if (bchain >= g->nbases)
 		return 0;
 	const Base *b = &g->bases[bchain];
-	if (file >= b->cap || b->first[file] < 0)
+	if (file >= b->cap || b->span[file].first < 0)
 		return 0;
-	for (int k = 0; k < b->count[file]; k++) {
-		int to = b->edges.v[b->first[file] + k].to;
-		if (chain != bchain && (b->edges.v[b->first[file] + k].flags & E_NEEDS_CTX)) {
+	for (int k = 0; k < b->span[file].count; k++) {
+		int to = b->edges.v[b->span[file].first + k].to;
+		if (chain != bchain && (b->edges.v[b->span[file].first + k].flags & E_NEEDS_CTX)) {
 			const Override *o = ov_find(g, chain, file, k);
 			if (o)
 				to = o->to;
