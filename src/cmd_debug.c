@@ -73,14 +73,7 @@ int cmd_if_eval(int argc, char **argv)
 	const Ctx *ctx = &s.cfg.ctxs.v[s.default_ctx];
 	MacroTable mt;
 	mt_init(&mt, s.names, !s.cfg.exact);
-	const Facts *p = ctx->prelude;
-	for (uint32_t k = 0; k < p->ndirs; k++) {
-		const Directive *d = &facts_dirs(p)[k];
-		if (d->kind == D_DEFINE)
-			mt_define(&mt, p, d);
-		else if (d->kind == D_UNDEF)
-			mt_undef(&mt, facts_name(p, d), d->name_len);
-	}
+	mt_apply(&mt, ctx->prelude);
 	int status = EXIT_OK;
 	mt.line = 1; /* each EXPR is line 1 of a file of its own */
 	for (int i = 0; i < o.args.n; i++) {

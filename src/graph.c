@@ -234,14 +234,7 @@ static void apply_prelude(Graph *g, int ctx)
 	mt_reset(&g->mt);
 	if (ctx < 0)
 		return;
-	const Facts *p = g->cfg->ctxs.v[ctx].prelude;
-	const Directive *d = facts_dirs(p);
-	for (uint32_t i = 0; i < p->ndirs; i++) {
-		if (d[i].kind == D_DEFINE)
-			mt_define(&g->mt, p, &d[i]);
-		else if (d[i].kind == D_UNDEF)
-			mt_undef(&g->mt, facts_name(p, &d[i]), d[i].name_len);
-	}
+	mt_apply(&g->mt, g->cfg->ctxs.v[ctx].prelude);
 }
 
 static void compute_edges(Graph *g, int chain, int file)

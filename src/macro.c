@@ -141,6 +141,17 @@ void mt_define_maybe(MacroTable *mt, const Facts *f, const Directive *d)
 		mt->by_id[intern(mt->names, facts_name(f, d), d->name_len)]->state = TRI_UNKNOWN;
 }
 
+void mt_apply(MacroTable *mt, const Facts *f)
+{
+	const Directive *d = facts_dirs(f);
+	for (uint32_t i = 0; i < f->ndirs; i++) {
+		if (d[i].kind == D_DEFINE)
+			mt_define(mt, f, &d[i]);
+		else if (d[i].kind == D_UNDEF && !(d[i].flags & DF_BADNAME))
+			mt_undef(mt, facts_name(f, &d[i]), d[i].name_len);
+	}
+}
+
 void mt_undef(MacroTable *mt, const char *name, size_t len)
 {
 	Macro *m = slot(mt, intern(mt->names, name, len));
@@ -868,16 +879,21 @@ static void skip_group(Parser *p)
 static Val parse_primary_1(Parser *p, bool eval);
 
 /* Bounded recursion: a hostile #if must not overflow the stack. */
-static Val parse_primary(Parser *p, bool eval)
+static Val nested(Parser *p, bool eval, Val (*parse)(Parser *, bool))
 {
 	if (++p->depth > MAX_NESTING) {
 		fail(p, "#if expression nested too deeply");
 		p->depth--;
 		return unknown();
 	}
-	Val v = parse_primary_1(p, eval);
+	Val v = parse(p, eval);
 	p->depth--;
 	return v;
+}
+
+static Val parse_primary(Parser *p, bool eval)
+{
+	return nested(p, eval, parse_primary_1);
 }
 
 static Val parse_primary_1(Parser *p, bool eval)
@@ -1098,14 +1114,7 @@ static Val parse_cond_1(Parser *p, bool eval);
 
 static Val parse_cond(Parser *p, bool eval)
 {
-	if (++p->depth > MAX_NESTING) {
-		fail(p, "#if expression nested too deeply");
-		p->depth--;
-		return unknown();
-	}
-	Val v = parse_cond_1(p, eval);
-	p->depth--;
-	return v;
+	return nested(p, eval, parse_cond_1);
 }
 
 static Val parse_cond_1(Parser *p, bool eval)

@@ -45,6 +45,9 @@ void mt_free(MacroTable *mt);
 /* Applies a #define / #undef directive of file facts f. */
 void mt_define(MacroTable *mt, const Facts *f, const Directive *d);
 void mt_undef(MacroTable *mt, const char *name, size_t len);
+/* Applies every #define/#undef of f in order, ignoring conditionals: for
+ * a prelude (predefined macros, -D/-U), which has none. */
+void mt_apply(MacroTable *mt, const Facts *f);
 /* Marks a name unknown (union mode: an #undef under an unknown condition). */
 void mt_forget(MacroTable *mt, const char *name, size_t len);
 /* Union mode: a #define under an unknown condition.  The name stays
