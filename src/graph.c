@@ -32,6 +32,7 @@ typedef struct {
 	 * not computed.  One pair per file: a TU walk reads both at once. */
 	struct Span {
 		int first, count;
+		uint32_t lines; /* the file's lines, here for the same reason */
 	} *span;
 	int *found_at;
 	int cap;
@@ -88,6 +89,7 @@ static void base_grow(Graph *g, Base *b)
 	for (int i = b->cap; i < cap; i++) {
 		b->span[i].first = -1;
 		b->span[i].count = 0;
+		b->span[i].lines = 0;
 		b->found_at[i] = FOUND_UNSET;
 	}
 	b->cap = cap;
@@ -245,6 +247,7 @@ static void compute_edges(Graph *g, int chain, int file)
 	b->span[file].first = b->edges.n;
 	b->span[file].count = 0;
 	const Facts *f = fs_facts(g->ft, file);
+	b->span[file].lines = f ? f->lines : 0;
 	if (!f)
 		return;
 	fs_report_errors(g->ft, file);
@@ -627,6 +630,7 @@ static void push_visit(VisitStack *st, TuGraph *tg, const Base *b, int file, int
 {
 	Visit v = {file, node, 0, 0};
 	if (st->lean) {
+		vec_push(&tg->lines, file < b->cap ? b->span[file].lines : 0);
 		int total = tg->succ.n;
 		int n = extra + edge_count(b, file);
 		vec_grow(&tg->succ, total + n);

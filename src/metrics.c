@@ -187,12 +187,16 @@ static void *worker(void *arg)
 		int n = g.nodes.n;
 		__atomic_add_fetch(&metrics_nodes, (uint64_t)n, __ATOMIC_RELAXED);
 		__atomic_add_fetch(&metrics_edges, (uint64_t)g.succ.n, __ATOMIC_RELAXED);
-		vec_grow(&lines, n);
 		vec_grow(&weight, n);
-		for (int i = 0; i < n; i++)
-			lines.v[i] = g.nodes.v[i] < job->nlines ? job->lines_of[g.nodes.v[i]]
-							      : file_lines(s, g.nodes.v[i]);
-		dom_weights(dom, &g, lines.v, weight.v);
+		const uint32_t *node_lines = g.lines.v;
+		if (g.lines.n != n) { /* exact walk: no lines from the walk */
+			vec_grow(&lines, n);
+			for (int i = 0; i < n; i++)
+				lines.v[i] = g.nodes.v[i] < job->nlines ? job->lines_of[g.nodes.v[i]]
+								      : file_lines(s, g.nodes.v[i]);
+			node_lines = lines.v;
+		}
+		dom_weights(dom, &g, node_lines, weight.v);
 		if (job->grow) {
 			job_grow(job, s->ft.nfiles);
 			for (int e = 0; e < g.edges.n; e++) {

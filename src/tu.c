@@ -33,6 +33,7 @@ void tu_reset(TuGraph *g, int nfiles)
 	g->succ_off.n = 0;
 	g->succ.n = 0;
 	g->post.n = 0;
+	g->lines.n = 0;
 }
 
 void tu_free(TuGraph *g)
@@ -43,6 +44,7 @@ void tu_free(TuGraph *g)
 	vec_free(&g->succ_off);
 	vec_free(&g->succ);
 	vec_free(&g->post);
+	vec_free(&g->lines);
 	free(g->slot);
 	memset(g, 0, sizeof(*g));
 }

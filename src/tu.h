@@ -37,6 +37,7 @@ typedef struct {
 	 * node 0.  A lean union walk fills these directly; tu_build_csr makes
 	 * them from edges. */
 	IntVec succ_off, succ, post;
+	VEC(uint32_t) lines;  /* by node: the file's lines (lean walk only) */
 	/* file id -> node index, valid when slot[file].mark == epoch; one
 	 * array of pairs so a lookup touches one cache line */
 	struct TuSlot {
