@@ -10,13 +10,14 @@
  *
  * Every call builds a fresh Interner and MacroTable, defines a fixed
  * prelude (the Linux kernel's IS_ENABLED machinery from
- * include/linux/kconfig.h, __stringify, recursive / self-referential /
- * variadic macros), then lexes the input with lex_file() and walks its
- * directives in order: #define / #undef are applied (whatever the
- * conditionals around them say), #ifdef-style names are looked up with
- * mt_defined(), every #if / #elif is evaluated with mt_eval_if() and every
- * computed #include is expanded with mt_expand_include().  Everything is
- * freed at the end: ASan's leak checker runs after each input.
+ * include/linux/kconfig.h, __stringify, recursive / self-referential,
+ * variadic and amplifying macros), then lexes the input with lex_file()
+ * and walks its directives in order: #define / #undef are applied
+ * (whatever the conditionals around them say), #ifdef-style names are
+ * looked up with mt_defined(), every #if / #elif is evaluated with
+ * mt_eval_if() and every computed #include is expanded with
+ * mt_expand_include().  Everything is freed at the end: ASan's leak
+ * checker runs after each input.
  *
  * mt_define() keeps pointers into the Facts it was given, so both Facts
  * blocks live until mt_free().
@@ -86,6 +87,14 @@ static const char prelude[] =
 	"#define PASTE_OPT(a, ...) a ## __VA_OPT__(1)\n"
 	"#define FIRST(a, ...) a\n"
 	"#define REST(a, ...) __VA_ARGS__\n"
+	/* amplifiers: deep or long expressions from a few input bytes, so
+	 * recursion depth and expansion cost get exercised */
+	"#define REP4(x) x x x x\n"
+	"#define REP16(x) REP4(REP4(x))\n"
+	"#define REP256(x) REP16(REP16(x))\n"
+	"#define REP64K(x) REP256(REP256(x))\n"
+	"#define VREP4(...) __VA_ARGS__ __VA_ARGS__ __VA_ARGS__ __VA_ARGS__\n"
+	"#define PASTE4(x) x##x x##x x##x x##x\n"
 	/* arithmetic */
 	"#define LINUX_VERSION_CODE 396288\n"
 	"#define KERNEL_VERSION(a, b, c) (((a) << 16) + ((b) << 8) + ((c) > 255 ? 255 : (c)))\n"
