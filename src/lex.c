@@ -354,13 +354,15 @@ static size_t ident_len(const char *s)
 static const struct {
 	const char *name;
 	int kind;
+	size_t len;
 } directive_names[] = {
-	{"include", D_INCLUDE}, {"include_next", D_INCLUDE_NEXT},
-	{"import", D_INCLUDE}, {"define", D_DEFINE}, {"undef", D_UNDEF},
-	{"if", D_IF}, {"ifdef", D_IFDEF}, {"ifndef", D_IFNDEF},
-	{"elif", D_ELIF}, {"elifdef", D_ELIFDEF}, {"elifndef", D_ELIFNDEF},
-	{"else", D_ELSE}, {"endif", D_ENDIF}, {"pragma", D_PRAGMA_ONCE},
-	{"error", D_ERROR}, {"line", D_LINE},
+#define D(name, kind) {name, kind, sizeof(name) - 1}
+	D("define", D_DEFINE), D("include", D_INCLUDE), D("if", D_IF), D("ifdef", D_IFDEF),
+	D("ifndef", D_IFNDEF), D("endif", D_ENDIF), D("else", D_ELSE), D("elif", D_ELIF),
+	D("undef", D_UNDEF), D("include_next", D_INCLUDE_NEXT), D("import", D_INCLUDE),
+	D("elifdef", D_ELIFDEF), D("elifndef", D_ELIFNDEF), D("pragma", D_PRAGMA_ONCE),
+	D("error", D_ERROR), D("line", D_LINE),
+#undef D
 };
 
 /* Parses the collected logical line of a directive that began on `line`. */
@@ -373,10 +375,12 @@ static void parse_directive(Lexer *lx, uint32_t line, const char *l, size_t len)
 	if (!n)
 		return; /* null directive, linemarker or junk: no effect on includes */
 	int kind = -1;
+	/* most frequent first: define, include, if* */
 	for (size_t i = 0; i < sizeof(directive_names) / sizeof(directive_names[0]); i++)
-		if (strlen(directive_names[i].name) == n &&
-		    memcmp(directive_names[i].name, l, n) == 0)
+		if (directive_names[i].len == n && memcmp(directive_names[i].name, l, n) == 0) {
 			kind = directive_names[i].kind;
+			break;
+		}
 	if (kind < 0)
 		return; /* #ident, #warning, #assert ...: irrelevant here */
 	const char *rest = l + n;
