@@ -712,7 +712,14 @@ static void dfs(const Graph *g, int chain, TuGraph *tg, VisitStack *vs)
 			tg->succ.v[slot] = tn;
 		else
 			tu_edge(tg, from, tn, b->edges.v[ei].dir);
-		if (added)
+		if (added && edge_count(b, to) == 0) {
+			/* a leaf finishes at once: no frame to push and pop */
+			if (vs->lean) {
+				vec_push(&tg->lines, to < b->cap ? b->span[to].lines : 0);
+				vec_push(&tg->succ_off, tg->succ.n);
+				vec_push(&tg->post, tn);
+			}
+		} else if (added)
 			push_visit(vs, tg, b, to, tn, 0);
 		else if ((flags & E_UNCONDITIONAL) && tn < vs->on.n && vs->on.v[tn])
 			check_cycle(g, vs, from_file, &b->edges.v[ei], tn, to);
