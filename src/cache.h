@@ -1,12 +1,12 @@
 /*
  * cache.h — per-file facts kept between runs, keyed by content hash.
  *
- * Like git's index, an entry also remembers the file's size, mtime and
- * inode, so an unchanged file is recognised by stat() alone and never
+ * Like git's index, an entry also remembers the file's size, mtime, ctime
+ * and inode, so an unchanged file is recognised by stat() alone and never
  * read.  A changed stat with the same content hash still reuses the facts.
  * The cache is one file per tree under $XDG_CACHE_HOME/hdrslim (or
  * ~/.cache/hdrslim), read whole at start and replaced atomically
- * (write to a temporary file, rename) at the end when anything changed.
+ * (write to a temporary file, rename) when anything changed.
  * A cache that is unreadable, truncated or from another version is
  * ignored, never trusted.
  */

@@ -7,7 +7,7 @@
  * user sees.  The tree is listed once (fs_walk); files outside it (system
  * headers, a build directory) are found by stat() on demand, with misses
  * remembered.  Facts are filled in by fs_lex_all / fs_facts, in parallel,
- * from the cache when a file's size, mtime and inode are unchanged.
+ * from the cache when a file's size, mtime, ctime and inode are unchanged.
  */
 #ifndef HDRSLIM_FS_H
 #define HDRSLIM_FS_H
