@@ -5,7 +5,7 @@
  * and inode, so an unchanged file is recognised by stat() alone and never
  * read.  A changed stat with the same content hash still reuses the facts.
  * The cache is one file per tree under $XDG_CACHE_HOME/hdrslim (or
- * ~/.cache/hdrslim), read whole at start and replaced atomically
+ * ~/.cache/hdrslim), mapped at start and replaced atomically
  * (write to a temporary file, rename) when anything changed.
  * A cache that is unreadable, truncated or from another version is
  * ignored, never trusted.
