@@ -29,8 +29,15 @@ build/asan/%.o: src/%.c $(HDRS)
 	@mkdir -p build/asan
 	$(CC) $(WARN) $(SANFLAGS) -c -o $@ $<
 
-check: hdrslim
+check: hdrslim check-headers
 	HDRSLIM=$(CURDIR)/hdrslim tests/run
+
+# Every header compiles on its own (it includes what it uses).
+check-headers:
+	@for h in $(HDRS); do \
+		echo "#include \"$$(basename $$h)\"" | \
+		$(CC) $(WARN) -Isrc -x c -fsyntax-only - || { echo "check-headers: $$h"; exit 1; }; \
+	done
 
 asan: hdrslim-asan
 	HDRSLIM=$(CURDIR)/hdrslim-asan tests/run
@@ -48,4 +55,4 @@ clean:
 	rm -rf build hdrslim hdrslim-asan
 	$(MAKE) -C fuzz clean 2>/dev/null || true
 
-.PHONY: all check asan bench verify-kernel fuzz clean
+.PHONY: all check check-headers asan bench verify-kernel fuzz clean
