@@ -67,6 +67,8 @@ struct Graph {
 	int cur_chain, cur_file, cur_found_at;
 	GraphStats stats;
 	uint8_t *cycle_told; /* per file, set once by graph_tu (atomically) */
+	uint8_t *has_overrides; /* per chain: any override at all */
+	int nhas_overrides;
 	int ncycle_told;
 };
 
@@ -150,6 +152,7 @@ void graph_free(Graph *g)
 	free(g->bases);
 	free(g->ov);
 	free(g->cycle_told);
+	free(g->has_overrides);
 	mt_free(&g->mt);
 	free(g);
 }
@@ -589,6 +592,14 @@ void graph_prepare(Graph *g, const Unit *units, int nunits)
 						}
 						if (r.file != e.to) {
 							ov_put(g, (Override){c, file, k, r.file, r.found_at});
+							if (c >= g->nhas_overrides) {
+								int n = g->cfg->chains.n;
+								g->has_overrides = xrealloc(g->has_overrides, (size_t)n);
+								memset(g->has_overrides + g->nhas_overrides, 0,
+								       (size_t)(n - g->nhas_overrides));
+								g->nhas_overrides = n;
+							}
+							g->has_overrides[c] = 1;
 							to = r.file;
 							b = base_get(g, c);
 							if (r.file >= 0 && b->found_at[r.file] == FOUND_UNSET)
@@ -678,7 +689,8 @@ static void dfs(const Graph *g, int chain, TuGraph *tg, VisitStack *vs)
 {
 	int bchain = base_of(g, chain);
 	const Base *b = &g->bases[bchain];
-	bool derived = chain != bchain;
+	/* most derived chains change nothing: no lookups for them */
+	bool derived = chain != bchain && chain < g->nhas_overrides && g->has_overrides[chain];
 	while (vs->v.n) {
 		Visit *top = &vs->v.v[vs->v.n - 1];
 		if (top->k >= edge_count(b, top->file)) {
