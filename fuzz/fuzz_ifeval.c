@@ -202,13 +202,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mt.include_level = 1;
 
 	Facts *pf = lex_file(prelude, sizeof(prelude) - 1, &scratch);
-	for (uint32_t i = 0; i < pf->ndirs; i++) {
-		const Directive *d = &facts_dirs(pf)[i];
-		if (d->kind == D_DEFINE)
-			mt_define(&mt, pf, d);
-		else if (d->kind == D_UNDEF)
-			mt_undef(&mt, facts_name(pf, d), d->name_len);
-	}
+	mt_apply(&mt, pf);
 
 	Facts *f = lex_file(buf, size, &scratch);
 	walk(&mt, f, mode);
