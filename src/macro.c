@@ -49,6 +49,8 @@ struct Macro {
 /* Deepest nesting of #if parentheses or macro arguments hdrslim follows:
  * far beyond real code, far below what would exhaust the stack. */
 #define MAX_NESTING 1000
+#define WORK_PER_EXPANSION 1000000L
+#define WORK_PER_RESET (4L * WORK_PER_EXPANSION) /* a kernel TU uses ~30k */
 
 typedef struct {
 	MacroTable *mt;
@@ -67,6 +69,7 @@ void mt_init(MacroTable *mt, Interner *names, bool unknown_default)
 {
 	memset(mt, 0, sizeof(*mt));
 	mt->names = names;
+	mt->work_left = WORK_PER_RESET;
 	mt->unknown_default = unknown_default;
 	id_defined = intern_cstr(names, "defined");
 	id_has_include = intern_cstr(names, "__has_include");
@@ -85,6 +88,7 @@ void mt_reset(MacroTable *mt)
 		mt->by_id[mt->touched.v[i]] = NULL;
 	mt->touched.n = 0;
 	arena_free(&mt->arena);
+	mt->work_left = WORK_PER_RESET;
 }
 
 void mt_free(MacroTable *mt)
@@ -298,8 +302,11 @@ static const int *hs_add(Arena *a, const int *hs, int id)
 
 static const int *hs_union(Arena *a, const int *x, const int *y)
 {
-	if (!y)
+	/* the common cases share a set instead of copying it */
+	if (!y || x == y)
 		return x;
+	if (!x)
+		return y;
 	for (int i = 1; i <= y[0]; i++)
 		x = hs_add(a, x, y[i]);
 	return x;
@@ -434,6 +441,34 @@ static bool arg_empty(const TokVec *a)
 	return true;
 }
 
+static void subst(Expander *ex, Macro *m, int from, int to, TokVec *args, int nargs, TokVec *out);
+
+/* Is body[i] the start of "__VA_OPT__ (" in a variadic macro? */
+static bool is_va_opt(const Macro *m, const Tok *body, int i, int to)
+{
+	return m->variadic && body[i].kind == TK_IDENT && body[i].id == id_va_opt && i + 1 < to &&
+	       is_punct(&body[i + 1], "(");
+}
+
+/* Substitutes "__VA_OPT__ ( ... )" starting at body[i] into out: its
+ * contents when the variadic argument is not empty, nothing otherwise.
+ * Returns the index of the closing parenthesis. */
+static int subst_va_opt(Expander *ex, Macro *m, int i, int to, TokVec *args, int nargs, TokVec *out)
+{
+	Tok *body = m->toks;
+	int depth = 0, j;
+	for (j = i + 1; j < to; j++) {
+		if (is_punct(&body[j], "("))
+			depth++;
+		else if (is_punct(&body[j], ")") && --depth == 0)
+			break;
+	}
+	TokVec *va = m->nparams - 1 < nargs ? &args[m->nparams - 1] : &(TokVec){0};
+	if (!arg_empty(va))
+		subst(ex, m, i + 2, j, args, nargs, out);
+	return j < to ? j : to - 1;
+}
+
 /* Substitutes arguments into body[from..to) of m. */
 static void subst(Expander *ex, Macro *m, int from, int to, TokVec *args, int nargs, TokVec *out)
 {
@@ -470,26 +505,32 @@ static void subst(Expander *ex, Macro *m, int from, int to, TokVec *args, int na
 					vec_push(out, a->v[k]);
 				continue;
 			}
-			if (rhs->kind == TK_IDENT && rhs->id == id_va_opt)
-				i--; /* let __VA_OPT__ below handle it, pasting its result */
-			else {
-				paste(ex, out, rhs);
+			if (is_va_opt(m, body, i, to)) {
+				/* lhs ## __VA_OPT__(...): the first token of its result is pasted */
+				TokVec vo = {0};
+				i = subst_va_opt(ex, m, i, to, args, nargs, &vo);
+				if (vo.n) {
+					paste(ex, out, &vo.v[0]);
+					for (int k = 1; k < vo.n; k++)
+						vec_push(out, vo.v[k]);
+				}
+				vec_free(&vo);
 				continue;
 			}
+			paste(ex, out, rhs);
+			continue;
 		}
-		/* __VA_OPT__ ( ... ) */
-		if (m->variadic && t->kind == TK_IDENT && t->id == id_va_opt && i + 1 < to && is_punct(&body[i + 1], "(")) {
-			int depth = 0, j;
-			for (j = i + 1; j < to; j++) {
-				if (is_punct(&body[j], "("))
-					depth++;
-				else if (is_punct(&body[j], ")") && --depth == 0)
-					break;
+		if (is_va_opt(m, body, i, to)) {
+			TokVec vo = {0};
+			i = subst_va_opt(ex, m, i, to, args, nargs, &vo);
+			/* an empty __VA_OPT__ before ## is a placemarker, as an empty argument is */
+			if (!vo.n && i + 1 < to && is_punct(&body[i + 1], "##")) {
+				Tok pm = {.kind = TK_PLACEMARKER, .id = -1, .s = "", .space = t->space};
+				vec_push(out, pm);
 			}
-			TokVec *va = m->nparams - 1 < nargs ? &args[m->nparams - 1] : &(TokVec){0};
-			if (!arg_empty(va))
-				subst(ex, m, i + 2, j, args, nargs, out);
-			i = j;
+			for (int k = 0; k < vo.n; k++)
+				vec_push(out, vo.v[k]);
+			vec_free(&vo);
 			continue;
 		}
 		int pi = param_index(m, t);
@@ -1145,12 +1186,27 @@ static Val parse_expr(Parser *p, bool eval)
 	return v;
 }
 
+/* The token budget of one expansion: at most a million, and never more
+ * than the table has left. */
+static long budget_of(const MacroTable *mt)
+{
+	return mt->work_left < WORK_PER_EXPANSION ? mt->work_left : WORK_PER_EXPANSION;
+}
+
+static void charge(MacroTable *mt, long budget_given, const Expander *ex)
+{
+	long used = budget_given - (ex->budget > 0 ? ex->budget : 0);
+	mt->work_left = mt->work_left > used ? mt->work_left - used : 0;
+}
+
 Tri mt_eval_if(MacroTable *mt, const char *text, size_t len, const char **err)
 {
-	Expander ex = {.mt = mt, .in_if = true, .budget = 1000000, .paste_budget = 1 << 24};
+	long given = budget_of(mt);
+	Expander ex = {.mt = mt, .in_if = true, .budget = given, .paste_budget = 1 << 24};
 	TokVec in = {0}, out = {0};
 	tokenize(mt, text, len, &in);
 	expand_list(&ex, in.v, in.n, &out);
+	charge(mt, given, &ex);
 	*err = ex.err;
 	Tri r = TRI_UNKNOWN;
 	if (!ex.err) {
@@ -1170,11 +1226,13 @@ Tri mt_eval_if(MacroTable *mt, const char *text, size_t len, const char **err)
 
 char *mt_expand_include(MacroTable *mt, const char *text, size_t len, bool *angled)
 {
-	Expander ex = {.mt = mt, .in_if = false, .maybe = mt->unknown_default, .budget = 1000000,
+	long given = budget_of(mt);
+	Expander ex = {.mt = mt, .in_if = false, .maybe = mt->unknown_default, .budget = given,
 		       .paste_budget = 1 << 24};
 	TokVec in = {0}, out = {0};
 	tokenize(mt, text, len, &in);
 	expand_list(&ex, in.v, in.n, &out);
+	charge(mt, given, &ex);
 	char *r = NULL;
 	if (!ex.err && out.n) {
 		Parser p = {.ex = &ex, .t = out.v, .n = out.n};

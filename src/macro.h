@@ -36,6 +36,10 @@ typedef struct MacroTable {
 	/* what __LINE__, __FILE__, __INCLUDE_LEVEL__ and __COUNTER__ say */
 	long line, include_level, counter;
 	const char *file;
+	/* expansion work (tokens) left until the next mt_reset: one #if may
+	 * use a million, but a file or TU full of heavy ones must not take
+	 * minutes either */
+	long work_left;
 } MacroTable;
 
 void mt_init(MacroTable *mt, Interner *names, bool unknown_default);

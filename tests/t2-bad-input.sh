@@ -366,6 +366,22 @@ test_expect_success '10000 nested #if 1: exit 0, inner header found' '
 	out_has deep.h
 '
 
+test_expect_success 'exponential macros in 200 #if lines: 1, errors name the lines, no hang' '
+	mkdir -p boom && cd boom
+	{
+		echo "#define A0 x"
+		i=1; while test $i -le 20; do echo "#define A$i A$((i - 1)) A$((i - 1))"; i=$((i + 1)); done
+		i=0; while test $i -lt 200; do printf "#if A19 == 1\n#endif\n"; i=$((i + 1)); done
+		echo "#include \"after.h\""
+	} >main.c
+	: >after.h
+	run deps --exact --max-diags 1000 main.c
+	status_is 1
+	err_has "main.c:22: error: macro expansion too large"
+	err_has "main.c:420: error: macro expansion too large"
+	out_has after.h
+'
+
 test_expect_success '199-deep include chain: exit 0, all 199 headers in order' '
 	mkdir -p chain && cd chain
 	i=1
