@@ -2,7 +2,8 @@
  * cmd_debug.c — `hdrslim lex FILE...` and `hdrslim if-eval EXPR...`: the
  * lexer's and the #if evaluator's view, printed for tests and for a user
  * who wants to know why hdrslim took a branch.  Like git's test-tool,
- * they expose internals through the real binary.
+ * they expose internals through the real binary; `hdrslim symbols FILE`
+ * prints the symbol facts (what a file provides and uses) the same way.
  */
 #include <stdio.h>
 #include <string.h>
@@ -52,6 +53,42 @@ int cmd_lex(int argc, char **argv)
 			if (d[k].next >= 0)
 				printf(" -> %d", d[k].next);
 			printf("\n");
+		}
+	}
+	session_close(&s);
+	options_free(&o);
+	return session_status();
+}
+
+/* What a file provides and uses, one line each:
+ *   provide LINE KIND NAME
+ *   use LINE NAME [tag] [complete] [macro] [cond] [code]   */
+int cmd_symbols(int argc, char **argv)
+{
+	Options o;
+	options_parse(&o, argc, argv, "symbols", "");
+	if (!o.args.n)
+		die("symbols: no FILE given (usage: hdrslim symbols FILE...)");
+	Session s;
+	session_open(&s, &o, o.tree ? o.tree : ".", false);
+	for (int i = 0; i < o.args.n; i++) {
+		Unit u = session_unit_for_path(&s, o.args.v[i]);
+		fs_symbols_all(&s.ft, &u.file, 1, 1);
+		const Symbols *sy = s.ft.files[u.file].syms;
+		if (!sy) {
+			fs_facts(&s.ft, u.file); /* reports why */
+			continue;
+		}
+		printf("%s: %u provided, %u used\n", session_path(&s, u.file), sy->nprovides, sy->nuses);
+		for (uint32_t k = 0; k < sy->nprovides; k++) {
+			const SymEntry *e = &sym_provides(sy)[k];
+			printf("provide %u %s %s\n", e->line, sym_kind_name(e->kind), sym_name(sy, e));
+		}
+		for (uint32_t k = 0; k < sy->nuses; k++) {
+			const SymEntry *e = &sym_uses(sy)[k];
+			printf("use %u %s%s%s%s%s%s\n", e->line, sym_name(sy, e), e->flags & UF_TAG ? " tag" : "",
+			       e->flags & UF_COMPLETE ? " complete" : "", e->flags & UF_MACRO_BODY ? " macro" : "",
+			       e->flags & UF_COND ? " cond" : "", e->flags & UF_CODE ? " code" : "");
 		}
 	}
 	session_close(&s);

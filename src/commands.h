@@ -9,6 +9,8 @@ int cmd_deps(int argc, char **argv);
 int cmd_cost(int argc, char **argv);
 int cmd_why(int argc, char **argv);
 int cmd_lex(int argc, char **argv);
+int cmd_symbols(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 int cmd_if_eval(int argc, char **argv);
 
 #endif

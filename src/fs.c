@@ -36,6 +36,8 @@ void fs_free(FileTable *ft)
 	for (int i = 0; i < ft->nfiles; i++)
 		if (ft->files[i].facts_owned)
 			free(ft->files[i].facts);
+	for (int i = 0; i < ft->nfiles; i++)
+		free(ft->files[i].syms);
 	free(ft->files);
 	free(ft->file_of_key);
 	free(ft->root);
@@ -267,6 +269,7 @@ typedef struct {
 	char *buf;
 	size_t cap;
 	LexScratch scratch;
+	DeclScratch *decl;
 } Worker;
 
 static void load_file(FileTable *ft, int id, Worker *w)
@@ -372,7 +375,57 @@ typedef struct {
 	const int *files;
 	int n;
 	int next;
+	bool symbols; /* also read symbol facts */
 } LexJob;
+
+/* Reads a file whole into w->buf (NUL-terminated); returns its length or -1. */
+static long read_whole(FileTable *ft, int id, Worker *w)
+{
+	File *f = &ft->files[id];
+	const char *key = intern_str(ft->keys, f->key);
+	int dirfd = key[0] == '/' || ft->root_fd < 0 ? AT_FDCWD : ft->root_fd;
+	char *abs = dirfd == AT_FDCWD ? fs_abspath(ft, f->key) : NULL;
+	int fd = openat(dirfd, abs ? abs : key, O_RDONLY | O_CLOEXEC);
+	free(abs);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	size_t size = (size_t)st.st_size;
+	if (size + 1 > w->cap) {
+		w->cap = size + 1 > 65536 ? size + 1 : 65536;
+		free(w->buf);
+		w->buf = xmalloc(w->cap);
+	}
+	size_t got = 0;
+	while (got < size) {
+		ssize_t r = read(fd, w->buf + got, size - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	w->buf[got] = 0;
+	return (long)got;
+}
+
+static void load_symbols(FileTable *ft, int id, Worker *w)
+{
+	File *f = &ft->files[id];
+	load_file(ft, id, w);
+	if (f->syms || !f->facts)
+		return;
+	long n = read_whole(ft, id, w);
+	if (n < 0)
+		return;
+	if (!w->decl)
+		w->decl = decl_scratch_new();
+	f->syms = decl_file(w->buf, (size_t)n, f->facts, w->decl);
+}
 
 static void *lex_worker(void *arg)
 {
@@ -382,24 +435,41 @@ static void *lex_worker(void *arg)
 		int i = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
 		if (i >= job->n)
 			break;
-		load_file(job->ft, job->files[i], &w);
+		if (job->symbols)
+			load_symbols(job->ft, job->files[i], &w);
+		else
+			load_file(job->ft, job->files[i], &w);
 	}
 	free(w.buf);
 	lex_scratch_free(&w.scratch);
+	decl_scratch_free(w.decl);
 	return NULL;
 }
 
+static void run_jobs(LexJob *job, int threads);
+
 void fs_lex_all(FileTable *ft, const int *files, int n, int threads)
 {
-	LexJob job = {ft, files, n, 0};
+	LexJob job = {ft, files, n, 0, false};
+	run_jobs(&job, threads);
+}
+
+void fs_symbols_all(FileTable *ft, const int *files, int n, int threads)
+{
+	LexJob job = {ft, files, n, 0, true};
+	run_jobs(&job, threads);
+}
+
+static void run_jobs(LexJob *job, int threads)
+{
 	if (threads < 1)
 		threads = 1;
 	pthread_t tid[64];
 	int started = 0;
 	for (int t = 1; t < threads && t < 64; t++)
-		if (pthread_create(&tid[started], NULL, lex_worker, &job) == 0)
+		if (pthread_create(&tid[started], NULL, lex_worker, job) == 0)
 			started++;
-	lex_worker(&job);
+	lex_worker(job);
 	for (int t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
 }

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "decl.h"
 #include "facts.h"
 #include "intern.h"
 #include "util.h"
@@ -36,6 +37,7 @@ typedef struct {
 	uint64_t hash;
 	Facts *facts;    /* NULL until lexed */
 	bool facts_owned;
+	Symbols *syms;   /* NULL until fs_symbols_all */
 } File;
 
 typedef struct Cache Cache;
@@ -83,6 +85,11 @@ void fs_walk(FileTable *ft, const char *const *exclude);
 Facts *fs_facts(FileTable *ft, int file);
 /* Lexes the given files in parallel on `threads` threads. */
 void fs_lex_all(FileTable *ft, const int *files, int n, int threads);
+
+/* Reads the given files' symbol facts (File.syms), in parallel; their
+ * directive facts are loaded too.  A file that cannot be read keeps
+ * syms NULL. */
+void fs_symbols_all(FileTable *ft, const int *files, int n, int threads);
 
 /* Reports each file's lexing errors once, as diagnostics. */
 void fs_report_errors(FileTable *ft, int file);

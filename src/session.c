@@ -130,6 +130,10 @@ void options_parse(Options *o, int argc, char **argv, const char *cmd, const cha
 			o->sort = xstrdup(value_of(argc, argv, &i, "--sort", cmd));
 		else if (allowed(extra, "--top") && is_opt(a, "--top"))
 			o->top = int_value(value_of(argc, argv, &i, "--top", cmd), "--top", cmd);
+		else if (allowed(extra, "--kinds") && is_opt(a, "--kinds"))
+			o->kinds = xstrdup(value_of(argc, argv, &i, "--kinds", cmd));
+		else if (allowed(extra, "--policy") && is_opt(a, "--policy"))
+			o->policy = xstrdup(value_of(argc, argv, &i, "--policy", cmd));
 		else if (allowed(extra, "--max") && is_opt(a, "--max"))
 			o->max = int_value(value_of(argc, argv, &i, "--max", cmd), "--max", cmd);
 		else
@@ -150,6 +154,8 @@ void options_free(Options *o)
 	free(o->build);
 	free(o->kernel_arch);
 	free(o->sort);
+	free(o->kinds);
+	free(o->policy);
 	for (int i = 0; i < o->args.n; i++)
 		free(o->args.v[i]);
 	vec_free(&o->args);
@@ -241,7 +247,7 @@ void session_open(Session *s, Options *o, const char *tree, bool walk)
 	free(root);
 }
 
-static int ctx_for_file(Session *s, int file)
+int session_ctx_for_file(Session *s, int file)
 {
 	for (int i = 0; i < s->cfg.units.n; i++)
 		if (s->cfg.units.v[i].file == file)
@@ -262,7 +268,7 @@ Unit session_unit_for_path(Session *s, const char *path)
 	int key = fs_key(&s->ft, abs);
 	free(abs);
 	int file = fs_add(&s->ft, key, 0);
-	Unit u = {file, ctx_for_file(s, file)};
+	Unit u = {file, session_ctx_for_file(s, file)};
 	return u;
 }
 

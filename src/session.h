@@ -30,6 +30,7 @@ typedef struct {
 	/* command options */
 	bool make_rules, missing_ok, json;
 	char *sort;
+	char *kinds, *policy; /* check */
 	int top, max;
 	StrVec args;       /* positional arguments */
 } Options;
@@ -67,6 +68,8 @@ void session_prepare(Session *s, const Unit *units, int n);
 void session_tu(Session *s, const Unit *u, TuGraph *g);
 /* Only the CSR view (succ, post): cheaper in union mode. */
 void session_tu_csr(Session *s, const Unit *u, TuGraph *g);
+/* The context (flags, search chain) a file is analysed with. */
+int session_ctx_for_file(Session *s, int file);
 /* Path as shown to the user: relative to the tree when inside it. */
 const char *session_path(Session *s, int file);
 /* Every file the run needs is lexed: write the cache now, on a thread of

@@ -1,0 +1,306 @@
+/*
+ * cmd_check.c — `hdrslim check [OPTIONS] [TREE] [FILE...]`: include
+ * findings, as compiler-style lines (path:line: kind: message, with
+ * "note:" lines for the evidence) or as JSON.  Exit status 0 when clean,
+ * 1 when there are findings, 2 when it cannot run: a CI gate.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "check.h"
+#include "commands.h"
+#include "session.h"
+
+static unsigned parse_kinds(const char *s)
+{
+	if (!s)
+		return (1u << FK_NKINDS) - 1;
+	unsigned k = 0;
+	char *copy = xstrdup(s);
+	for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
+		int found = -1;
+		for (int i = 0; i < FK_NKINDS; i++)
+			if (!strcmp(tok, check_kind_name(i)) ||
+			    (i == FK_FORWARD && !strcmp(tok, "forward")))
+				found = i;
+		if (found < 0)
+			die("check: unknown kind '%s' in --kinds (unused, replaceable, redundant, missing, "
+			    "forward-declarable)", tok);
+		k |= 1u << found;
+	}
+	free(copy);
+	return k;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static void sym_list(Check *ck, const IntVec *syms, int max, StrBuf *sb)
+{
+	for (int i = 0; i < syms->n && i < max; i++) {
+		if (i)
+			sb_adds(sb, ", ");
+		check_sym_text(ck, syms->v[i], sb);
+	}
+	if (syms->n > max)
+		sb_addf(sb, " and %d more", syms->n - max);
+}
+
+static void via_text(Session *s, const IntVec *via, StrBuf *sb)
+{
+	for (int i = 0; i + 1 < via->n; i += 2) {
+		if (i)
+			sb_adds(sb, " -> ");
+		sb_adds(sb, session_path(s, via->v[i]));
+		if (via->v[i + 1])
+			sb_addf(sb, ":%d", via->v[i + 1]);
+	}
+}
+
+static void print_text(Session *s, Check *ck, const FindingVec *fv)
+{
+	for (int i = 0; i < fv->n; i++) {
+		const Finding *f = &fv->v[i];
+		const char *path = session_path(s, f->file);
+		StrBuf sb = {0};
+		char *inc = f->dir >= 0 ? check_written(ck, f->file, f->dir) : NULL;
+		switch (f->kind) {
+		case FK_UNUSED:
+			sb_addf(&sb, "%s:%u: unused: #include %s: nothing used from it or from what only it brings in",
+				path, f->line, inc);
+			break;
+		case FK_REPLACEABLE:
+			sb_addf(&sb, "%s:%u: replaceable: #include %s: only what it brings in is used; include ",
+				path, f->line, inc);
+			for (int k = 0; k < f->add.n; k++) {
+				char *sp = check_spelling(ck, f->file, f->add.v[k]);
+				sb_addf(&sb, "%s%s", k ? ", " : "", sp);
+				free(sp);
+			}
+			sb_adds(&sb, " instead");
+			break;
+		case FK_REDUNDANT:
+			sb_addf(&sb, "%s:%u: redundant: #include %s: already included through ", path, f->line, inc);
+			if (f->via.n >= 4)
+				sb_adds(&sb, session_path(s, f->via.v[2] >= 0 && f->via.n > 4 ? f->via.v[2] : f->via.v[0]));
+			break;
+		case FK_MISSING: {
+			StrBuf name = {0};
+			check_sym_text(ck, f->sym, &name);
+			char *sp = check_spelling(ck, f->file, f->target);
+			sb_addf(&sb, "%s:%u: missing: %s: its home %s is included only indirectly; include it",
+				path, f->line, sb_str(&name), sp);
+			free(sp);
+			free(name.buf);
+			break;
+		}
+		default:
+			sb_addf(&sb, "%s:%u: %s: #include %s", path, f->line, check_kind_name(f->kind), inc ? inc : "");
+		}
+		puts(sb_str(&sb));
+		sb.len = 0;
+		if (f->syms.n && f->kind != FK_MISSING) {
+			sb_addf(&sb, "%s:%u: note: uses ", path, f->line);
+			sym_list(ck, &f->syms, 8, &sb);
+			puts(sb_str(&sb));
+			sb.len = 0;
+		}
+		if (f->via.n >= 4) {
+			sb_addf(&sb, "%s:%u: note: via ", path, f->line);
+			via_text(s, &f->via, &sb);
+			puts(sb_str(&sb));
+			sb.len = 0;
+		}
+		if (f->condition) {
+			printf("%s:%u: note: under #if %s\n", path, f->line, f->condition);
+		}
+		for (int k = 0; k < f->fallout.n && k < 10; k++) {
+			const Fallout *fo = &f->fallout.v[k];
+			sb_addf(&sb, "%s:%u: note: fallout: %s uses ", path, f->line, session_path(s, fo->file));
+			sym_list(ck, &fo->syms, 4, &sb);
+			sb_adds(&sb, ": include ");
+			for (int a = 0; a < fo->add.n; a++) {
+				char *sp = check_spelling(ck, fo->file, fo->add.v[a]);
+				sb_addf(&sb, "%s%s", a ? ", " : "", sp);
+				free(sp);
+			}
+			puts(sb_str(&sb));
+			sb.len = 0;
+		}
+		if (f->fallout.n > 10)
+			printf("%s:%u: note: fallout: %d more files\n", path, f->line, f->fallout.n - 10);
+		free(inc);
+		free(sb.buf);
+	}
+}
+
+static void json_spelling(StrBuf *sb, Check *ck, int from, int target)
+{
+	char *sp = check_spelling(ck, from, target);
+	json_string(sb, sp);
+	free(sp);
+}
+
+static void json_syms(StrBuf *sb, Check *ck, const IntVec *syms)
+{
+	sb_addc(sb, '[');
+	for (int k = 0; k < syms->n; k++) {
+		StrBuf name = {0};
+		check_sym_text(ck, syms->v[k], &name);
+		if (k)
+			sb_adds(sb, ", ");
+		json_string(sb, sb_str(&name));
+		free(name.buf);
+	}
+	sb_addc(sb, ']');
+}
+
+static void print_json(Session *s, Check *ck, const FindingVec *fv)
+{
+	StrBuf sb = {0};
+	sb_adds(&sb, "[");
+	for (int i = 0; i < fv->n; i++) {
+		const Finding *f = &fv->v[i];
+		char *inc = f->dir >= 0 ? check_written(ck, f->file, f->dir) : NULL;
+		sb_adds(&sb, i ? ",\n {" : "\n {");
+		sb_adds(&sb, "\"file\": ");
+		json_string(&sb, session_path(s, f->file));
+		sb_addf(&sb, ", \"line\": %u, \"include\": ", f->line);
+		if (inc)
+			json_string(&sb, inc);
+		else
+			sb_adds(&sb, "null");
+		sb_adds(&sb, ", \"kind\": ");
+		json_string(&sb, check_kind_name(f->kind));
+		sb_adds(&sb, ", \"symbols\": ");
+		json_syms(&sb, ck, &f->syms);
+		sb_adds(&sb, ", \"via\": [");
+		for (int k = 0; k + 1 < f->via.n; k += 2) {
+			StrBuf step = {0};
+			sb_adds(&step, session_path(s, f->via.v[k]));
+			if (f->via.v[k + 1])
+				sb_addf(&step, ":%d", f->via.v[k + 1]);
+			if (k)
+				sb_adds(&sb, ", ");
+			json_string(&sb, sb_str(&step));
+			free(step.buf);
+		}
+		sb_adds(&sb, "], \"condition\": ");
+		if (f->condition)
+			json_string(&sb, f->condition);
+		else
+			sb_adds(&sb, "null");
+		sb_adds(&sb, ", \"suggestion\": {\"remove\": ");
+		if (inc && f->kind != FK_MISSING)
+			json_string(&sb, inc);
+		else
+			sb_adds(&sb, "null");
+		sb_adds(&sb, ", \"add\": [");
+		for (int k = 0; k < f->add.n; k++) {
+			if (k)
+				sb_adds(&sb, ", ");
+			json_spelling(&sb, ck, f->file, f->add.v[k]);
+		}
+		sb_adds(&sb, "]}, \"fallout\": [");
+		for (int k = 0; k < f->fallout.n; k++) {
+			const Fallout *fo = &f->fallout.v[k];
+			sb_adds(&sb, k ? ", {\"file\": " : "{\"file\": ");
+			json_string(&sb, session_path(s, fo->file));
+			sb_adds(&sb, ", \"symbols\": ");
+			json_syms(&sb, ck, &fo->syms);
+			sb_adds(&sb, ", \"add\": [");
+			for (int a = 0; a < fo->add.n; a++) {
+				if (a)
+					sb_adds(&sb, ", ");
+				json_spelling(&sb, ck, fo->file, fo->add.v[a]);
+			}
+			sb_adds(&sb, "]}");
+		}
+		sb_adds(&sb, "]}");
+		free(inc);
+		if (sb.len > (1 << 20)) {
+			fwrite(sb.buf, 1, sb.len, stdout);
+			sb.len = 0;
+		}
+	}
+	sb_adds(&sb, fv->n ? "\n]\n" : "]\n");
+	fwrite(sb.buf, 1, sb.len, stdout);
+	free(sb.buf);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	Options o;
+	options_parse(&o, argc, argv, "check", "--json,--kinds,--policy");
+	unsigned kinds = parse_kinds(o.kinds);
+	bool strict = false;
+	if (o.policy && !strcmp(o.policy, "strict"))
+		strict = true;
+	else if (o.policy && strcmp(o.policy, "minimal"))
+		die("check: unknown policy '%s' (minimal, strict)", o.policy);
+	/* [TREE] [FILE...]: a first argument that is a directory is the tree */
+	const char *tree = o.tree ? o.tree : ".";
+	int first_file = 0;
+	struct stat st;
+	if (o.args.n && stat(o.args.v[0], &st) == 0 && S_ISDIR(st.st_mode)) {
+		tree = o.args.v[0];
+		first_file = 1;
+	} else if (o.args.n && !o.tree && stat(o.args.v[0], &st) < 0) {
+		die("check: %s: No such file or directory", o.args.v[0]);
+	}
+	Session s;
+	session_open(&s, &o, tree, true);
+	IntVec files = {0};
+	for (int i = first_file; i < o.args.n; i++) {
+		Unit u = session_unit_for_path(&s, o.args.v[i]);
+		vec_push(&files, u.file);
+	}
+	/* Every file of the tree is a root of the graph, even when only some
+	 * are checked: a header's fallout lands on its includers. */
+	IntVec tree_files = {0};
+	for (int i = 0; i < s.ft.nfiles; i++) {
+		File *f = &s.ft.files[i];
+		const char *k = fs_keystr(&s.ft, f->key);
+		if ((f->flags & F_IN_TREE) && !(f->flags & F_EXCLUDED) &&
+		    (ends_with(k, ".c") || ends_with(k, ".h")))
+			vec_push(&tree_files, i);
+	}
+	if (!files.n) {
+		for (int i = 0; i < tree_files.n; i++)
+			vec_push(&files, tree_files.v[i]);
+	}
+	VEC(Unit) units = {0};
+	for (int i = 0; i < tree_files.n; i++) {
+		Unit u = {tree_files.v[i], session_ctx_for_file(&s, tree_files.v[i])};
+		vec_push(&units, u);
+	}
+	for (int i = 0; i < files.n; i++) {
+		Unit u = {files.v[i], session_ctx_for_file(&s, files.v[i])};
+		vec_push(&units, u);
+	}
+	vec_free(&tree_files);
+	session_prepare(&s, units.v, units.n);
+	Check *ck = check_new(&s, kinds, strict);
+	FindingVec fv = {0};
+	check_run(ck, files.v, files.n, &fv);
+	phase("output");
+	if (o.json)
+		print_json(&s, ck, &fv);
+	else
+		print_text(&s, ck, &fv);
+	fflush(stdout);
+	int status = session_status();
+	if (status == EXIT_OK && fv.n)
+		status = 1;
+	findings_free(&fv);
+	check_free(ck);
+	vec_free(&units);
+	vec_free(&files);
+	session_close(&s);
+	options_free(&o);
+	return status;
+}

@@ -1,0 +1,1394 @@
+/*
+ * decl.c — symbol facts: what a file provides and what it uses.
+ *
+ * A tokenizer feeds a small recursive parser that knows four contexts:
+ * file scope (a declaration is collected up to its ';' or body and then
+ * split into specifiers and declarators), aggregate bodies (members are
+ * not uses; enumerators are provided), function bodies (locals,
+ * parameters and labels are not uses) and initializers (designators are
+ * not uses).  Preprocessor lines are skipped by the tokenizer, except that
+ * it follows conditional groups: "#if 0" is skipped, and when an #if
+ * branch leaves braces unbalanced its #else branch is not parsed but its
+ * identifiers are still counted as uses.  Macros, #define bodies and #if
+ * expressions come from the directive facts.
+ */
+#include "decl.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+enum { T_EOF, T_IDENT, T_PUNCT, T_OTHER, T_BODY };
+enum { P_ARROW = 'A', P_ELLIPSIS = 'E' };
+
+typedef struct {
+	const char *s;
+	uint32_t len, line;
+	uint8_t kind;
+	char c; /* punctuator: its first char, or P_ARROW / P_ELLIPSIS */
+	uint8_t kw; /* keyword class, see classify() */
+} Tok;
+
+/* keyword classes */
+enum { KW_NONE, KW_TYPE, KW_QUAL, KW_TAG, KW_TYPEDEF, KW_EXTERN, KW_ATTR, KW_OTHER, KW_GOTO };
+
+typedef struct {
+	uint64_t hash;
+	uint32_t off, len;
+	int32_t idx; /* index into uses, or -1 for an empty slot */
+} Slot;
+
+typedef struct {
+	const char *s;
+	uint32_t len;
+	const char *tag; /* non-NULL for a local's struct tag */
+} Local;
+
+struct DeclScratch {
+	VEC(SymEntry) prov, uses;
+	VEC(char) strs;
+	Slot *slots;
+	uint32_t nslots, nused;
+	VEC(Tok) stmt;
+	VEC(Local) locals;
+};
+
+/* ---- user-declared declaration macros ---- */
+
+static VEC(char *) extra_decl_macros;
+
+void decl_add_macro(const char *name)
+{
+	vec_push(&extra_decl_macros, xstrdup(name));
+}
+
+/* ---- output ---- */
+
+static uint32_t add_str(DeclScratch *s, const char *p, uint32_t n)
+{
+	uint32_t off = (uint32_t)s->strs.n;
+	for (uint32_t i = 0; i < n; i++)
+		vec_push(&s->strs, p[i]);
+	vec_push(&s->strs, 0);
+	return off;
+}
+
+static void provide(DeclScratch *s, const char *p, uint32_t n, int kind, uint32_t line)
+{
+	if (!n || n > 0xffff)
+		return;
+	SymEntry e = {.name_off = add_str(s, p, n), .name_len = (uint16_t)n, .kind = (uint8_t)kind, .line = line};
+	vec_push(&s->prov, e);
+}
+
+static uint64_t name_hash(const char *p, uint32_t n, bool tag)
+{
+	uint64_t h = 1469598103934665603ull ^ (uint64_t)tag;
+	for (uint32_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
+	return h;
+}
+
+static void grow_slots(DeclScratch *s)
+{
+	uint32_t n = s->nslots ? s->nslots * 2 : 1024;
+	Slot *ns = xmalloc(n * sizeof(Slot));
+	for (uint32_t i = 0; i < n; i++)
+		ns[i].idx = -1;
+	for (uint32_t i = 0; i < s->nslots; i++) {
+		if (s->slots[i].idx < 0)
+			continue;
+		uint32_t j = (uint32_t)s->slots[i].hash & (n - 1);
+		while (ns[j].idx >= 0)
+			j = (j + 1) & (n - 1);
+		ns[j] = s->slots[i];
+	}
+	free(s->slots);
+	s->slots = ns;
+	s->nslots = n;
+}
+
+/* Records a use of p[0..n); one entry per name (and namespace), flags ORed. */
+static void use(DeclScratch *s, const char *p, uint32_t n, int flags, uint32_t line)
+{
+	if (!n || n > 0xffff)
+		return;
+	bool tag = flags & UF_TAG;
+	if (2 * (s->nused + 1) > s->nslots)
+		grow_slots(s);
+	uint64_t h = name_hash(p, n, tag);
+	uint32_t j = (uint32_t)h & (s->nslots - 1);
+	for (; s->slots[j].idx >= 0; j = (j + 1) & (s->nslots - 1)) {
+		Slot *sl = &s->slots[j];
+		SymEntry *e = &s->uses.v[sl->idx];
+		if (sl->hash == h && e->name_len == n && ((e->flags & UF_TAG) != 0) == tag &&
+		    !memcmp(s->strs.v + e->name_off, p, n)) {
+			e->flags |= (uint8_t)flags;
+			return;
+		}
+	}
+	SymEntry e = {.name_off = add_str(s, p, n), .name_len = (uint16_t)n, .flags = (uint8_t)flags, .line = line};
+	s->slots[j] = (Slot){.hash = h, .idx = s->uses.n};
+	s->nused++;
+	vec_push(&s->uses, e);
+}
+
+/* ---- keywords ---- */
+
+static const struct {
+	const char *w;
+	int k;
+} words[] = {
+	{"void", KW_TYPE}, {"char", KW_TYPE}, {"short", KW_TYPE}, {"int", KW_TYPE},
+	{"long", KW_TYPE}, {"float", KW_TYPE}, {"double", KW_TYPE}, {"signed", KW_TYPE},
+	{"unsigned", KW_TYPE}, {"_Bool", KW_TYPE}, {"_Complex", KW_TYPE}, {"__signed__", KW_TYPE},
+	{"__int128", KW_TYPE}, {"_Float128", KW_TYPE},
+	{"const", KW_QUAL}, {"volatile", KW_QUAL}, {"restrict", KW_QUAL}, {"static", KW_QUAL},
+	{"register", KW_QUAL}, {"auto", KW_QUAL}, {"inline", KW_QUAL}, {"__inline", KW_QUAL},
+	{"__inline__", KW_QUAL}, {"__restrict", KW_QUAL}, {"__restrict__", KW_QUAL},
+	{"__volatile__", KW_QUAL}, {"__const", KW_QUAL}, {"__const__", KW_QUAL},
+	{"_Thread_local", KW_QUAL}, {"__thread", KW_QUAL}, {"_Noreturn", KW_QUAL},
+	{"_Atomic", KW_QUAL}, {"__extension__", KW_QUAL},
+	{"struct", KW_TAG}, {"union", KW_TAG}, {"enum", KW_TAG},
+	{"typedef", KW_TYPEDEF}, {"extern", KW_EXTERN},
+	{"__attribute__", KW_ATTR}, {"__attribute", KW_ATTR}, {"__declspec", KW_ATTR},
+	{"asm", KW_ATTR}, {"__asm__", KW_ATTR}, {"__asm", KW_ATTR}, {"_Alignas", KW_ATTR},
+	{"typeof", KW_OTHER}, {"__typeof__", KW_OTHER}, {"__typeof", KW_OTHER},
+	{"typeof_unqual", KW_OTHER}, {"__auto_type", KW_OTHER},
+	{"sizeof", KW_OTHER}, {"_Alignof", KW_OTHER}, {"__alignof__", KW_OTHER},
+	{"_Generic", KW_OTHER}, {"_Static_assert", KW_OTHER}, {"return", KW_OTHER},
+	{"if", KW_OTHER}, {"else", KW_OTHER}, {"while", KW_OTHER}, {"do", KW_OTHER},
+	{"for", KW_OTHER}, {"switch", KW_OTHER}, {"case", KW_OTHER}, {"default", KW_OTHER},
+	{"break", KW_OTHER}, {"continue", KW_OTHER}, {"goto", KW_GOTO},
+	{"__builtin_va_arg", KW_OTHER}, {"__builtin_offsetof", KW_OTHER},
+	{"__builtin_types_compatible_p", KW_OTHER}, {"__label__", KW_OTHER},
+};
+
+/* Keyword lookup: every identifier of every file goes through it, so an
+ * open-addressing table filled once instead of a scan of the list. */
+#define KW_SLOTS 512
+static struct {
+	const char *w;
+	uint8_t len, k;
+} kw_table[KW_SLOTS];
+static pthread_once_t kw_once = PTHREAD_ONCE_INIT;
+
+static uint32_t kw_hash(const char *p, uint32_t n)
+{
+	uint32_t h = 2166136261u;
+	for (uint32_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 16777619u;
+	return h;
+}
+
+static void kw_init(void)
+{
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		uint32_t n = (uint32_t)strlen(words[i].w);
+		uint32_t j = kw_hash(words[i].w, n) & (KW_SLOTS - 1);
+		while (kw_table[j].w)
+			j = (j + 1) & (KW_SLOTS - 1);
+		kw_table[j].w = words[i].w;
+		kw_table[j].len = (uint8_t)n;
+		kw_table[j].k = (uint8_t)words[i].k;
+	}
+}
+
+static int classify(const char *p, uint32_t n)
+{
+	if (n < 2 || n > 28)
+		return KW_NONE;
+	for (uint32_t j = kw_hash(p, n) & (KW_SLOTS - 1); kw_table[j].w; j = (j + 1) & (KW_SLOTS - 1))
+		if (kw_table[j].len == n && !memcmp(kw_table[j].w, p, n))
+			return kw_table[j].k;
+	return KW_NONE;
+}
+
+/* Attribute-like macros written with arguments after or before a
+ * declarator; they are uses, never the declared name. */
+static bool attr_macro(const char *p, uint32_t n)
+{
+	static const char *const names[] = {
+		"__aligned", "__section", "__printf", "__scanf", "__acquires", "__releases",
+		"__must_hold", "__cond_acquires", "__cond_releases", "__counted_by", "__alloc_size",
+		"__assume_aligned", "__cleanup", "__diagnose_as", "__malloc", "__nonstring",
+		"__weak_alias", "__alias", "__copy", "__latent_entropy", "__no_sanitize_or_inline",
+		"__attribute_format__", "__nonnull", "__wur", "__THROW", "__REDIRECT", "__asm_inline",
+		"__malloc_like", "__attr_access", "__attr_dealloc", "__fortified_attr_access",
+		"__nonnull_attribute__", "__format_arg", "__cold", "__section_name", "__ksym",
+		"__guarded_by", "__pt_guarded_by", "__must_check_fn", "__retain",
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == n && !memcmp(names[i], p, n))
+			return true;
+	return false;
+}
+
+/* Attribute macros written without arguments ("extern int x __read_mostly;",
+ * "struct foo __rcu *p"): never the declared name when another is there. */
+static bool attr_word(const char *p, uint32_t n)
+{
+	static const char *const names[] = {
+		"__read_mostly", "__ro_after_init", "__initdata", "__initconst", "__exitdata",
+		"__init", "__exit", "__cacheline_aligned", "__cacheline_aligned_in_smp",
+		"____cacheline_aligned", "____cacheline_aligned_in_smp", "__page_aligned_data",
+		"__page_aligned_bss", "__percpu", "__user", "__iomem", "__rcu", "__force", "__bitwise",
+		"__maybe_unused", "__always_unused", "__used", "__weak", "__visible", "__packed",
+		"__must_check", "__cold", "__hot", "__pure", "__noreturn", "__always_inline",
+		"__noinline", "__attribute_const__", "__initdata_or_module", "__init_or_module",
+		"__meminit", "__meminitdata", "__refdata", "__ref", "__nocfi", "noinstr", "__noinstr",
+		"__latent_entropy", "__randomize_layout", "__no_randomize_layout", "__designated_init",
+		"__jiffy_data", "__jiffy_arch_data", "__lsm_ro_after_init", "__aligned_largest",
+		"__THROW", "__wur", "__attribute_pure__", "__attribute_malloc__", "__init_memblock",
+		"__kprobes", "__sched", "__lockfunc", "__irq_entry", "__softirq_entry", "asmlinkage",
+		"__ksym", "__kconfig", "__weak_ref", "__nonstring", "__data_racy", "__private",
+		"__safe", "__nocast", "__kernel", "__user_ptr", "__iomem_ptr", "__bpf_kfunc",
+		"notrace", "__notrace", "__flatten", "__no_kcsan", "__no_sanitize_address",
+		"__section_bss", "__initdata_memblock", "__refconst", "__exit_call", "__initcall",
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == n && !memcmp(names[i], p, n))
+			return true;
+	return false;
+}
+
+static bool is_decl_macro(const char *p, uint32_t n)
+{
+	if ((n > 8 && !memcmp(p, "DECLARE_", 8)) || (n > 7 && !memcmp(p, "DEFINE_", 7)))
+		return true;
+	for (int i = 0; i < extra_decl_macros.n; i++)
+		if (strlen(extra_decl_macros.v[i]) == n && !memcmp(extra_decl_macros.v[i], p, n))
+			return true;
+	return false;
+}
+
+/* ---- tokenizer ---- */
+
+typedef struct {
+	int32_t balance_at_if; /* brace+paren balance when the group opened */
+	bool harvest_rest;     /* an unbalanced branch: skip what follows */
+} Cond;
+
+typedef struct {
+	const char *p, *end;
+	uint32_t line;
+	bool bol;
+	int32_t balance;
+	Cond cond[256];
+	int ncond; /* may exceed 256: deeper levels are not tracked */
+	/* skipping: 0 none; else the #if depth inside the skipped region + 1 */
+	int skip;
+	bool skip_harvest;   /* record identifiers of skipped text as uses */
+	bool skip_to_endif;  /* an #else/#elif does not end the skip */
+	bool in_directive;   /* stop at the end of the logical line */
+	Tok la[3];
+	int nla;
+	DeclScratch *s;
+} D;
+
+static bool ident_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$';
+}
+
+static bool ident_char(char c)
+{
+	return ident_start(c) || (c >= '0' && c <= '9');
+}
+
+static int splice(const char *p, const char *end)
+{
+	if (p[0] != '\\' || p + 1 >= end)
+		return 0;
+	if (p[1] == '\n')
+		return 2;
+	if (p[1] == '\r' && p + 2 < end && p[2] == '\n')
+		return 3;
+	return 0;
+}
+
+static void skip_literal(D *d)
+{
+	char q = *d->p++;
+	while (d->p < d->end) {
+		int sp = splice(d->p, d->end);
+		if (sp) {
+			d->p += sp;
+			d->line++;
+			continue;
+		}
+		char c = *d->p;
+		if (c == '\n')
+			return; /* unterminated: ends with the line */
+		d->p++;
+		if (c == '\\' && d->p < d->end && *d->p != '\n')
+			d->p++;
+		else if (c == q)
+			return;
+	}
+}
+
+static void directive(D *d);
+
+/* The next raw token; handles whitespace, comments and directive lines. */
+static Tok scan(D *d)
+{
+	for (;;) {
+		if (d->p >= d->end)
+			return (Tok){.kind = T_EOF, .line = d->line};
+		char c = *d->p;
+		if (c == '\n') {
+			if (d->in_directive)
+				return (Tok){.kind = T_EOF, .line = d->line};
+			d->p++;
+			d->line++;
+			d->bol = true;
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+			d->p++;
+			continue;
+		}
+		int sp = splice(d->p, d->end);
+		if (sp) {
+			d->p += sp;
+			d->line++;
+			continue;
+		}
+		if (c == '/' && d->p + 1 < d->end && d->p[1] == '*') {
+			d->p += 2;
+			while (d->p < d->end && !(d->p[0] == '*' && d->p + 1 < d->end && d->p[1] == '/')) {
+				if (*d->p == '\n')
+					d->line++;
+				d->p++;
+			}
+			d->p = d->p + 2 < d->end ? d->p + 2 : d->end;
+			continue;
+		}
+		if (c == '/' && d->p + 1 < d->end && d->p[1] == '/') {
+			while (d->p < d->end && *d->p != '\n') {
+				int s2 = splice(d->p, d->end);
+				if (s2) {
+					d->p += s2;
+					d->line++;
+				} else {
+					d->p++;
+				}
+			}
+			continue;
+		}
+		if (c == '#' && d->bol && !d->in_directive) {
+			d->p++;
+			directive(d);
+			continue;
+		}
+		d->bol = false;
+		Tok t = {.s = d->p, .line = d->line};
+		if (ident_start(c)) {
+			const char *q = d->p;
+			while (q < d->end && ident_char(*q))
+				q++;
+			if (q < d->end && (*q == '"' || *q == '\'') &&
+			    ((q - d->p == 1 && (*d->p == 'L' || *d->p == 'u' || *d->p == 'U')) ||
+			     (q - d->p == 2 && d->p[0] == 'u' && d->p[1] == '8'))) {
+				d->p = q;
+				skip_literal(d);
+				t.kind = T_OTHER;
+			} else {
+				d->p = q;
+				t.kind = T_IDENT;
+				t.len = (uint32_t)(q - t.s);
+				t.kw = (uint8_t)classify(t.s, t.len);
+				return t;
+			}
+		} else if ((c >= '0' && c <= '9') ||
+			   (c == '.' && d->p + 1 < d->end && d->p[1] >= '0' && d->p[1] <= '9')) {
+			d->p++;
+			while (d->p < d->end) {
+				char e = *d->p;
+				if ((e == '+' || e == '-') && (d->p[-1] == 'e' || d->p[-1] == 'E' ||
+							       d->p[-1] == 'p' || d->p[-1] == 'P'))
+					d->p++;
+				else if (ident_char(e) || e == '.')
+					d->p++;
+				else
+					break;
+			}
+			t.kind = T_OTHER;
+		} else if (c == '"' || c == '\'') {
+			skip_literal(d);
+			t.kind = T_OTHER;
+		} else {
+			t.kind = T_PUNCT;
+			t.c = c;
+			d->p++;
+			if (c == '-' && d->p < d->end && *d->p == '>') {
+				t.c = P_ARROW;
+				d->p++;
+			} else if (c == '.' && d->end - d->p >= 2 && d->p[0] == '.' && d->p[1] == '.') {
+				t.c = P_ELLIPSIS;
+				d->p += 2;
+			}
+		}
+		t.len = (uint32_t)(d->p - t.s);
+		return t;
+	}
+}
+
+/* Skips the rest of the logical line (the directive's operands). */
+static void skip_directive_line(D *d)
+{
+	bool was = d->in_directive;
+	d->in_directive = true;
+	while (scan(d).kind != T_EOF)
+		;
+	d->in_directive = was;
+}
+
+/* Harvests the rest of a directive line? No: #if operands come from the
+ * facts.  Returns true when the line's operand is exactly "0". */
+static bool operand_is_zero(D *d)
+{
+	bool was = d->in_directive;
+	d->in_directive = true;
+	Tok a = scan(d);
+	bool zero = a.kind == T_OTHER && a.len == 1 && a.s[0] == '0';
+	if (a.kind != T_EOF && scan(d).kind != T_EOF) {
+		zero = false;
+		while (scan(d).kind != T_EOF)
+			;
+	}
+	d->in_directive = was;
+	return zero;
+}
+
+static bool word_is(const Tok *t, const char *w)
+{
+	return t->kind == T_IDENT && t->len == strlen(w) && !memcmp(t->s, w, t->len);
+}
+
+static void directive(D *d)
+{
+	bool was = d->in_directive;
+	d->in_directive = true;
+	Tok k = scan(d);
+	d->in_directive = was;
+	bool is_if = word_is(&k, "if") || word_is(&k, "ifdef") || word_is(&k, "ifndef");
+	bool is_else = word_is(&k, "else") || word_is(&k, "elif") || word_is(&k, "elifdef") ||
+		       word_is(&k, "elifndef");
+	bool is_endif = word_is(&k, "endif");
+	if (d->skip) {
+		if (is_if)
+			d->skip++;
+		else if (is_endif && --d->skip == 0 && d->ncond > 0)
+			d->ncond--;
+		else if (is_else && d->skip == 1 && !d->skip_to_endif)
+			d->skip = 0; /* the #if 0 branch ends; this one is live */
+		skip_directive_line(d);
+		return;
+	}
+	if (is_if) {
+		bool zero = word_is(&k, "if") && operand_is_zero(d);
+		if (!zero)
+			skip_directive_line(d);
+		if (d->ncond < 256)
+			d->cond[d->ncond] = (Cond){.balance_at_if = d->balance};
+		d->ncond++;
+		if (zero) {
+			d->skip = 1;
+			d->skip_harvest = false;
+			d->skip_to_endif = false;
+		}
+		return;
+	}
+	if (is_else && d->ncond > 0) {
+		skip_directive_line(d);
+		if (d->ncond <= 256 && d->cond[d->ncond - 1].balance_at_if != d->balance) {
+			/* The branch before left braces open: parsing this one too
+			 * would double them.  Its names still count as uses. */
+			d->skip = 1;
+			d->skip_harvest = true;
+			d->skip_to_endif = true;
+		}
+		return;
+	}
+	if (is_endif && d->ncond > 0)
+		d->ncond--;
+	skip_directive_line(d);
+}
+
+/* The next token for the parser: skipped regions are consumed here. */
+static Tok next_raw(D *d)
+{
+	for (;;) {
+		Tok t = scan(d);
+		if (t.kind == T_EOF)
+			return t;
+		if (d->skip) {
+			if (d->skip_harvest && t.kind == T_IDENT && !t.kw)
+				use(d->s, t.s, t.len, UF_CODE, t.line);
+			continue;
+		}
+		if (t.kind == T_PUNCT) {
+			if (t.c == '{' || t.c == '(' || t.c == '[')
+				d->balance++;
+			else if (t.c == '}' || t.c == ')' || t.c == ']')
+				d->balance--;
+		}
+		return t;
+	}
+}
+
+static Tok peek_at(D *d, int i)
+{
+	while (d->nla <= i)
+		d->la[d->nla++] = next_raw(d);
+	return d->la[i];
+}
+
+static Tok peek(D *d)
+{
+	return peek_at(d, 0);
+}
+
+static Tok next(D *d)
+{
+	Tok t = peek(d);
+	d->nla--;
+	memmove(d->la, d->la + 1, (size_t)d->nla * sizeof(Tok));
+	return t;
+}
+
+static bool is_p(const Tok *t, char c)
+{
+	return t->kind == T_PUNCT && t->c == c;
+}
+
+/* ---- locals of the function being read ---- */
+
+static bool is_local(D *d, const Tok *t)
+{
+	for (int i = d->s->locals.n - 1; i >= 0; i--) {
+		Local *l = &d->s->locals.v[i];
+		if (l->len == t->len && !memcmp(l->s, t->s, t->len))
+			return true;
+	}
+	return false;
+}
+
+static void add_local(D *d, const Tok *t)
+{
+	Local l = {.s = t->s, .len = t->len};
+	vec_push(&d->s->locals, l);
+}
+
+/* An identifier in code: a use unless it is a local. */
+static void code_use(D *d, const Tok *t, int flags)
+{
+	if (t->kw || is_local(d, t))
+		return;
+	use(d->s, t->s, t->len, flags | UF_CODE, t->line);
+}
+
+/* struct/union/enum keyword t was just read (not at file scope's
+ * statement collector): records the tag use and returns. */
+static void tag_use(D *d, bool complete)
+{
+	Tok n = peek(d);
+	if (n.kind != T_IDENT || n.kw)
+		return;
+	next(d);
+	Tok after = peek(d);
+	int flags = UF_TAG | UF_CODE;
+	if (complete || !is_p(&after, '*'))
+		flags |= UF_COMPLETE;
+	use(d->s, n.s, n.len, flags, n.line);
+}
+
+/* ---- aggregate bodies, initializers, function bodies ---- */
+
+static void parse_aggregate(D *d, bool is_enum);
+
+/* Reads up to and including the '}' matching an already read '{'; every
+ * identifier is a use except designators and members. */
+static void parse_initializer(D *d)
+{
+	int depth = 1;
+	Tok prev = {0};
+	for (;;) {
+		Tok t = next(d);
+		if (t.kind == T_EOF)
+			return;
+		if (is_p(&t, '{'))
+			depth++;
+		else if (is_p(&t, '}') && --depth == 0)
+			return;
+		if (t.kind == T_IDENT && t.kw == KW_TAG)
+			tag_use(d, true);
+		else if (t.kind == T_IDENT && !(is_p(&prev, '.') || is_p(&prev, P_ARROW)))
+			code_use(d, &t, 0);
+		prev = t;
+	}
+}
+
+/* Is t something a declaration's type can be made of? */
+static bool typeish(const Tok *t)
+{
+	if (t->kind == T_BODY)
+		return true;
+	if (t->kind == T_PUNCT)
+		return t->c == '*';
+	if (t->kind != T_IDENT)
+		return false;
+	return t->kw == KW_NONE || t->kw == KW_TYPE || t->kw == KW_QUAL;
+}
+
+static void parse_function_body(D *d, bool is_macro_body);
+
+/*
+ * A function body, after its '{'.  A local is an identifier that ends a
+ * run of type-like tokens from the start of a statement ("unsigned long
+ * flags =", "struct page *page;") or follows a ',' in such a declaration;
+ * a label is "name:" at the start of a statement.
+ */
+static void parse_function_body(D *d, bool is_macro_body)
+{
+	(void)is_macro_body;
+	int depth = 1;
+	int run = 0;           /* type-like tokens since the statement began; -1: not a declaration */
+	bool in_decl = false;  /* after a local was declared, until ';' */
+	int decl_depth = 0;    /* paren depth of that declaration */
+	int paren = 0;
+	bool for_head = false; /* "for (" starts a statement too */
+	Tok prev = {.kind = T_PUNCT, .c = '{'};
+	for (;;) {
+		Tok t = next(d);
+		if (t.kind == T_EOF)
+			return;
+		if (t.kind == T_PUNCT) {
+			switch (t.c) {
+			case '{':
+				depth++;
+				run = 0;
+				in_decl = false;
+				break;
+			case '}':
+				if (--depth == 0)
+					return;
+				run = 0;
+				in_decl = false;
+				break;
+			case ';':
+				run = 0;
+				if (paren <= decl_depth)
+					in_decl = false;
+				break;
+			case '(':
+				paren++;
+				run = for_head ? 0 : -1;
+				for_head = false;
+				break;
+			case ')':
+				if (paren > 0)
+					paren--;
+				run = -1;
+				break;
+			case ',':
+				run = -1;
+				break;
+			case '*':
+				if (run > 0)
+					run++;
+				break;
+			default:
+				run = -1;
+				break;
+			}
+			prev = t;
+			continue;
+		}
+		if (t.kind != T_IDENT) {
+			run = -1;
+			prev = t;
+			continue;
+		}
+		if (t.kw == KW_TAG) {
+			tag_use(d, true);
+			if (run >= 0)
+				run++;
+			prev = (Tok){.kind = T_BODY};
+			continue;
+		}
+		if (t.kw == KW_GOTO) {
+			Tok l = peek(d);
+			if (l.kind == T_IDENT)
+				next(d);
+			run = -1;
+			prev = t;
+			continue;
+		}
+		if (t.kw == KW_OTHER && word_is(&t, "for")) {
+			for_head = true;
+			run = -1;
+			prev = t;
+			continue;
+		}
+		if (t.kw == KW_TYPE || t.kw == KW_QUAL || t.kw == KW_TYPEDEF || t.kw == KW_EXTERN) {
+			if (run >= 0)
+				run++;
+			prev = t;
+			continue;
+		}
+		if (t.kw) {
+			run = -1;
+			prev = t;
+			continue;
+		}
+		if (is_p(&prev, '.') || is_p(&prev, P_ARROW)) {
+			run = -1;
+			prev = t;
+			continue;
+		}
+		Tok n = peek(d);
+		bool ends_declarator = is_p(&n, '=') || is_p(&n, ';') || is_p(&n, ',') || is_p(&n, '[') ||
+				       (n.kind == T_IDENT && (n.kw == KW_ATTR || attr_macro(n.s, n.len)));
+		if ((is_p(&prev, ';') || is_p(&prev, '{') || is_p(&prev, '}')) && is_p(&n, ':') && run == 0) {
+			prev = t; /* a label */
+			run = -1;
+			continue;
+		}
+		if (ends_declarator && run > 0 && typeish(&prev)) {
+			add_local(d, &t); /* "type name =" */
+			in_decl = true;
+			decl_depth = paren;
+			run = -1;
+			prev = t;
+			continue;
+		}
+		if (ends_declarator && in_decl && paren == decl_depth &&
+		    (is_p(&prev, ',') || (is_p(&prev, '*') && run == -1))) {
+			/* "int a = 1, *b;": b (the '*' run after a comma) */
+			add_local(d, &t);
+			prev = t;
+			continue;
+		}
+		code_use(d, &t, 0);
+		if (run >= 0)
+			run++;
+		prev = t;
+	}
+}
+
+/* Reads a member declaration list or enumerator list after its '{', up to
+ * and including the matching '}'. */
+static void parse_aggregate(D *d, bool is_enum)
+{
+	Tok prev = {.kind = T_PUNCT, .c = '{'};
+	int paren = 0;
+	int run = 0;       /* type-like tokens since the member declaration began */
+	bool bits = false; /* after ':' of a bit-field */
+	for (;;) {
+		Tok t = next(d);
+		if (t.kind == T_EOF)
+			return;
+		if (t.kind == T_PUNCT) {
+			if (t.c == '}' && paren == 0)
+				return;
+			if (t.c == '(')
+				paren++;
+			else if (t.c == ')' && paren > 0)
+				paren--;
+			else if (t.c == '{') {
+				/* a body inside parentheses: a statement expression */
+				if (paren)
+					parse_function_body(d, false);
+			} else if (t.c == ';' && paren == 0) {
+				run = 0;
+				bits = false;
+			} else if (t.c == ',' && paren == 0) {
+				bits = false;
+			} else if (t.c == ':' && paren == 0) {
+				bits = true;
+			} else if (t.c == '*') {
+				if (run > 0)
+					run++;
+			}
+			prev = t;
+			continue;
+		}
+		if (t.kind != T_IDENT) {
+			prev = t;
+			continue;
+		}
+		if (is_enum) {
+			if (paren == 0 && (is_p(&prev, '{') || is_p(&prev, ','))) {
+				if (!t.kw)
+					provide(d->s, t.s, t.len, SK_ENUM_CONST, t.line);
+			} else if (t.kw == KW_TAG) {
+				tag_use(d, true);
+			} else if (!(is_p(&prev, '.') || is_p(&prev, P_ARROW))) {
+				code_use(d, &t, 0);
+			}
+			prev = t;
+			continue;
+		}
+		if (t.kw == KW_TAG) {
+			Tok n = peek(d);
+			bool named = n.kind == T_IDENT && !n.kw;
+			Tok b = named ? peek_at(d, 1) : n;
+			if (is_p(&b, '{')) {
+				if (named) {
+					next(d);
+					provide(d->s, n.s, n.len, SK_TAG_DEF, n.line);
+				}
+				next(d);
+				parse_aggregate(d, word_is(&t, "enum"));
+			} else {
+				tag_use(d, false);
+			}
+			prev = (Tok){.kind = T_BODY};
+			if (run >= 0)
+				run++;
+			continue;
+		}
+		if (t.kw) {
+			if (t.kw == KW_TYPE || t.kw == KW_QUAL)
+				run += run >= 0;
+			prev = t;
+			continue;
+		}
+		if (is_p(&prev, '.') || is_p(&prev, P_ARROW)) {
+			prev = t;
+			continue;
+		}
+		Tok n = peek(d);
+		bool member = false;
+		if (!bits && paren == 0 && (run > 0 || is_p(&prev, ',')) && (typeish(&prev) || is_p(&prev, ',')))
+			member = is_p(&n, ';') || is_p(&n, ',') || is_p(&n, '[') || is_p(&n, ':') ||
+				 (n.kind == T_IDENT && (n.kw == KW_ATTR || attr_macro(n.s, n.len)));
+		/* a function pointer member: "(*name)(...)" */
+		if (!bits && paren == 1 && is_p(&prev, '*') && is_p(&n, ')'))
+			member = true;
+		if (!member)
+			code_use(d, &t, 0);
+		if (run >= 0)
+			run++;
+		prev = t;
+	}
+}
+
+/* ---- file scope ---- */
+
+typedef struct {
+	int start, end; /* stmt token range of one declarator */
+} Range;
+
+/* Uses of every identifier in stmt[from, to) except skip[] (declared names)
+ * and identifiers after '.'. */
+static void stmt_uses(D *d, const Tok *v, int from, int to, const bool *skip)
+{
+	for (int i = from; i < to; i++) {
+		const Tok *t = &v[i];
+		if (t->kind != T_IDENT || skip[i])
+			continue;
+		if (t->kw == KW_TAG) {
+			if (i + 1 < to && v[i + 1].kind == T_IDENT && !v[i + 1].kw && !skip[i + 1]) {
+				int flags = UF_TAG | UF_CODE;
+				if (!(i + 2 < to && is_p(&v[i + 2], '*')))
+					flags |= UF_COMPLETE;
+				use(d->s, v[i + 1].s, v[i + 1].len, flags, v[i + 1].line);
+				i++;
+			}
+			continue;
+		}
+		if (t->kw)
+			continue;
+		if (i > from && (is_p(&v[i - 1], '.') || is_p(&v[i - 1], P_ARROW)))
+			continue;
+		use(d->s, t->s, t->len, UF_CODE, t->line);
+	}
+}
+
+/* Index of the token closing the group opened at v[i] ('(' or '['), or n. */
+static int close_of(const Tok *v, int i, int n)
+{
+	char open = v[i].c, close = open == '(' ? ')' : ']';
+	int depth = 0;
+	for (int j = i; j < n; j++) {
+		if (is_p(&v[j], open))
+			depth++;
+		else if (is_p(&v[j], close) && --depth == 0)
+			return j;
+	}
+	return n;
+}
+
+/* Marks parameter names in the group v(lp, rp) as not uses; when body is
+ * true they also become locals of the function that follows. */
+static void mark_params(D *d, const Tok *v, int lp, int rp, bool *skip, bool body)
+{
+	int depth = 0;
+	for (int i = lp + 1; i < rp; i++) {
+		if (is_p(&v[i], '(') || is_p(&v[i], '['))
+			depth++;
+		else if (is_p(&v[i], ')') || is_p(&v[i], ']'))
+			depth--;
+		if (depth || v[i].kind != T_IDENT || v[i].kw)
+			continue;
+		const Tok *p = &v[i - 1], *n = &v[i + 1];
+		bool after_tag = i >= 2 && v[i - 1].kind == T_IDENT && v[i - 1].kw == KW_TAG;
+		if (after_tag || !typeish(p) || is_p(p, '('))
+			continue;
+		if (p->kind == T_PUNCT && p->c == '*') {
+			/* "type *name": a type must come before the stars */
+			int j = i - 1;
+			while (j > lp && (is_p(&v[j], '*') || (v[j].kind == T_IDENT && v[j].kw == KW_QUAL)))
+				j--;
+			if (j <= lp || is_p(&v[j], ',') || is_p(&v[j], '('))
+				continue;
+		} else if (i - 1 == lp || is_p(&v[i - 2], ',') || is_p(&v[i - 2], '(')) {
+			/* a single identifier after '(' or ',' is a type: "f(size_t)" */
+			if (!(v[i - 1].kind == T_IDENT || v[i - 1].kind == T_BODY))
+				continue;
+		}
+		if (is_p(n, ',') || is_p(n, ')') || is_p(n, '[') ||
+		    (n->kind == T_IDENT && (n->kw == KW_ATTR || attr_macro(n->s, n->len)))) {
+			skip[i] = true;
+			if (body)
+				add_local(d, &v[i]);
+		}
+	}
+}
+
+/*
+ * One file-scope declaration, without its ';' (or before its body when
+ * body is true).  Finds the declared names, provides them, and counts
+ * every other identifier as a use.
+ */
+static void process_decl(D *d, Tok *v, int n, bool body)
+{
+	DeclScratch *s = d->s;
+	if (n <= 0)
+		return;
+	bool *skip = xcalloc((size_t)n + 1, 1);
+	bool is_typedef = false, is_extern = false;
+	for (int i = 0; i < n; i++) {
+		if (v[i].kind == T_IDENT && v[i].kw == KW_TYPEDEF)
+			is_typedef = true;
+		if (v[i].kind == T_IDENT && v[i].kw == KW_EXTERN)
+			is_extern = true;
+	}
+	/* "struct S;" */
+	if (n == 2 && v[0].kw == KW_TAG && v[1].kind == T_IDENT && !v[1].kw) {
+		provide(s, v[1].s, v[1].len, SK_TAG_DECL, v[1].line);
+		free(skip);
+		return;
+	}
+	/* A leading macro call: DECLARE_PER_CPU(int, x), static DEFINE_MUTEX(m),
+	 * EXPORT_SYMBOL(f), __printf(1, 2) before a prototype ... */
+	int i = 0;
+	while (i < n && v[i].kind == T_IDENT && v[i].kw == KW_QUAL)
+		i++;
+	if (i + 1 < n && v[i].kind == T_IDENT && !v[i].kw && is_p(&v[i + 1], '(')) {
+		int rp = close_of(v, i + 1, n);
+		if (rp >= n - 1 && !body && is_decl_macro(v[i].s, v[i].len)) {
+			/* every argument that is one identifier is (weakly) declared */
+			int argstart = i + 2, depth = 0;
+			for (int j = i + 2; j <= rp && j < n; j++) {
+				if (is_p(&v[j], '(') || is_p(&v[j], '['))
+					depth++;
+				else if ((is_p(&v[j], ')') || is_p(&v[j], ']')) && depth > 0)
+					depth--;
+				else if (depth == 0 && (is_p(&v[j], ',') || j == rp)) {
+					if (j - argstart == 1 && v[argstart].kind == T_IDENT && !v[argstart].kw) {
+						provide(s, v[argstart].s, v[argstart].len, SK_DECL_MACRO, v[argstart].line);
+						skip[argstart] = true;
+					}
+					argstart = j + 1;
+				}
+			}
+			stmt_uses(d, v, 0, n, skip);
+			free(skip);
+			return;
+		}
+	}
+	/* Declarators: split at top-level commas. */
+	int depth = 0, seg = 0;
+	bool in_init = false;
+	bool seen_type = false; /* the first declarator has had its specifiers */
+	for (int k = 0; k <= n; k++) {
+		bool end = k == n;
+		if (!end) {
+			if (is_p(&v[k], '(') || is_p(&v[k], '['))
+				depth++;
+			else if (is_p(&v[k], ')') || is_p(&v[k], ']'))
+				depth--;
+			if (depth == 0 && is_p(&v[k], '='))
+				in_init = true;
+			if (!(depth == 0 && is_p(&v[k], ',')))
+				continue;
+		}
+		(void)in_init;
+		/* declarator segment v[seg, k) */
+		int name = -1, params = -1;
+		bool func = false;
+		int last_ident = -1;
+		int cands[16], ncands = 0; /* identifiers that came after the type */
+		bool typed = seen_type;
+		for (int j = seg; j < k; j++) {
+			Tok *t = &v[j];
+			if (is_p(t, '=') || is_p(t, '[') || is_p(t, ':'))
+				break;
+			if (t->kind == T_IDENT && t->kw == KW_ATTR) {
+				if (j + 1 < k && is_p(&v[j + 1], '('))
+					j = close_of(v, j + 1, k);
+				continue;
+			}
+			if (t->kind == T_IDENT && t->kw == KW_TAG) {
+				if (j + 1 < k && v[j + 1].kind == T_IDENT && !v[j + 1].kw)
+					j++;
+				typed = true;
+				continue;
+			}
+			if (t->kind == T_IDENT && t->kw == KW_OTHER) {
+				/* typeof(...) */
+				if (j + 1 < k && is_p(&v[j + 1], '('))
+					j = close_of(v, j + 1, k);
+				typed = true;
+				continue;
+			}
+			if (t->kind == T_IDENT && t->kw) {
+				if (t->kw == KW_TYPE)
+					typed = true;
+				continue;
+			}
+			if (t->kind == T_BODY) {
+				typed = true;
+				continue;
+			}
+			if (t->kind == T_IDENT) {
+				if (j + 1 < k && is_p(&v[j + 1], '(')) {
+					int rp = close_of(v, j + 1, k);
+					if (attr_macro(t->s, t->len) || !(typed || last_ident >= 0)) {
+						j = rp; /* __printf(1, 2), or a macro before the type */
+						continue;
+					}
+					name = j;
+					func = true;
+					params = j + 1;
+					break;
+				}
+				if (last_ident >= 0 || typed) {
+					typed = true;
+					if (ncands < 16)
+						cands[ncands++] = j;
+				}
+				last_ident = j;
+				continue;
+			}
+			if (is_p(t, '(') && j + 2 < k && is_p(&v[j + 1], '*')) {
+				/* (*name)(...) or (*name)[...] */
+				int m = j + 1;
+				while (m < k && (is_p(&v[m], '*') || (v[m].kind == T_IDENT && v[m].kw == KW_QUAL)))
+					m++;
+				if (m < k && v[m].kind == T_IDENT && !v[m].kw) {
+					name = m;
+					int rp = close_of(v, j, k);
+					if (rp + 1 < k && is_p(&v[rp + 1], '('))
+						params = rp + 1;
+				}
+				break;
+			}
+		}
+		if (name < 0 && ncands > 0) {
+			/* the last candidate, unless it is an attribute macro and an
+			 * earlier one is not: "extern int x __read_mostly" */
+			int c = ncands - 1;
+			while (c >= 0 && attr_word(v[cands[c]].s, v[cands[c]].len))
+				c--;
+			if (c < 0)
+				last_ident = -1; /* "} __randomize_layout;" declares nothing */
+			else if (c == ncands - 1 && c > 0 && v[cands[c]].len > 2 && !memcmp(v[cands[c]].s, "__", 2) &&
+			    memcmp(v[cands[c - 1]].s, "__", 2) && !(k > cands[c] + 1 && is_p(&v[cands[c] + 1], '[')))
+				c--;
+			if (c >= 0)
+				name = cands[c];
+		}
+		if (name < 0 && last_ident >= 0 && (typed || seg > 0))
+			name = last_ident;
+		if (name < 0 && last_ident >= 0 && seg == 0) {
+			/* "x;" alone: an old-style int declaration; also a lone
+			 * macro invocation.  Not a declaration we trust. */
+			name = -1;
+		}
+		if (name >= 0) {
+			skip[name] = true;
+			int kind = is_typedef ? SK_TYPEDEF
+				   : func     ? (body ? SK_FUNC_DEF : SK_FUNC_DECL)
+				   : is_extern ? SK_VAR_DECL
+					       : SK_VAR_DEF;
+			if (params >= 0 && !is_typedef && !func)
+				kind = is_extern ? SK_VAR_DECL : SK_VAR_DEF; /* a function pointer */
+			provide(s, v[name].s, v[name].len, kind, v[name].line);
+			if (params >= 0) {
+				int rp = close_of(v, params, k);
+				mark_params(d, v, params, rp < k ? rp : k - 1, skip, body && func);
+			}
+		}
+		seen_type = true;
+		seg = k + 1;
+		in_init = false;
+	}
+	stmt_uses(d, v, 0, n, skip);
+	free(skip);
+}
+
+/* Reads one file-scope declaration or function definition. */
+static void parse_external(D *d)
+{
+	DeclScratch *s = d->s;
+	s->stmt.n = 0;
+	int paren = 0;
+	for (;;) {
+		Tok t = next(d);
+		if (t.kind == T_EOF) {
+			process_decl(d, s->stmt.v, s->stmt.n, false);
+			return;
+		}
+		if (t.kind == T_PUNCT && (t.c == '(' || t.c == '['))
+			paren++;
+		else if (t.kind == T_PUNCT && (t.c == ')' || t.c == ']') && paren > 0)
+			paren--;
+		if (paren == 0 && is_p(&t, ';')) {
+			process_decl(d, s->stmt.v, s->stmt.n, false);
+			return;
+		}
+		if (is_p(&t, '}') && paren == 0) {
+			process_decl(d, s->stmt.v, s->stmt.n, false);
+			return; /* stray: unbalanced conditional text */
+		}
+		if (is_p(&t, '{')) {
+			int n = s->stmt.n;
+			Tok *v = s->stmt.v;
+			if (paren > 0) {
+				/* ({ ... }) in an initializer or typeof */
+				parse_function_body(d, false);
+				vec_push(&s->stmt, ((Tok){.kind = T_BODY, .line = t.line}));
+				continue;
+			}
+			int tagk = -1;
+			if (n >= 1 && v[n - 1].kind == T_IDENT && v[n - 1].kw == KW_TAG)
+				tagk = n - 1;
+			else if (n >= 2 && v[n - 2].kind == T_IDENT && v[n - 2].kw == KW_TAG &&
+				 v[n - 1].kind == T_IDENT && !v[n - 1].kw)
+				tagk = n - 2;
+			if (tagk >= 0) {
+				if (tagk == n - 2) {
+					provide(s, v[n - 1].s, v[n - 1].len, SK_TAG_DEF, v[n - 1].line);
+					s->stmt.n -= 2;
+				} else {
+					s->stmt.n -= 1;
+				}
+				parse_aggregate(d, word_is(&v[tagk], "enum"));
+				vec_push(&s->stmt, ((Tok){.kind = T_BODY, .line = t.line}));
+				continue;
+			}
+			bool init = false;
+			for (int i = 0; i < n; i++)
+				if (is_p(&v[i], '='))
+					init = true;
+			if (init) {
+				parse_initializer(d);
+				vec_push(&s->stmt, ((Tok){.kind = T_BODY, .line = t.line}));
+				continue;
+			}
+			/* a function definition */
+			s->locals.n = 0;
+			process_decl(d, s->stmt.v, s->stmt.n, true);
+			parse_function_body(d, false);
+			s->locals.n = 0;
+			return;
+		}
+		vec_push(&s->stmt, t);
+	}
+}
+
+/* ---- directives from the facts ---- */
+
+/* Uses in a #define body or #if expression; params[] are not uses. */
+static void text_uses(DeclScratch *s, const char *p, size_t len, uint32_t line, int flags,
+		      const char *params, size_t params_len, bool in_if)
+{
+	const char *end = p + len;
+	const char *prev_punct = NULL;
+	while (p < end) {
+		char c = *p;
+		if (c == '"' || c == '\'') {
+			char q = c;
+			for (p++; p < end && *p != q; p++)
+				if (*p == '\\' && p + 1 < end)
+					p++;
+			p++;
+			prev_punct = NULL;
+			continue;
+		}
+		if (ident_start(c)) {
+			const char *q = p;
+			while (q < end && ident_char(*q))
+				q++;
+			uint32_t n = (uint32_t)(q - p);
+			bool member = prev_punct && (*prev_punct == '.' || *prev_punct == '>');
+			bool skip = member;
+			if (!skip && params) {
+				/* a parameter name */
+				const char *a = params, *ae = params + params_len;
+				while (a < ae && !skip) {
+					while (a < ae && !ident_start(*a))
+						a++;
+					const char *b = a;
+					while (b < ae && ident_char(*b))
+						b++;
+					if ((uint32_t)(b - a) == n && !memcmp(a, p, n))
+						skip = true;
+					a = b;
+				}
+				if (n == 11 && !memcmp(p, "__VA_ARGS__", 11))
+					skip = true;
+				if (n == 10 && !memcmp(p, "__VA_OPT__", 10))
+					skip = true;
+			}
+			if (!skip && in_if && n == 7 && !memcmp(p, "defined", 7))
+				skip = true;
+			if (!skip && in_if && n >= 13 && !memcmp(p, "__has_include", 13)) {
+				/* skip the header name */
+				while (q < end && *q != ')')
+					q++;
+				skip = true;
+			}
+			int kw = classify(p, n);
+			if (!skip && kw == KW_TAG) {
+				const char *r = q;
+				while (r < end && (*r == ' ' || *r == '\t'))
+					r++;
+				const char *e2 = r;
+				while (e2 < end && ident_char(*e2))
+					e2++;
+				if (e2 > r && classify(r, (uint32_t)(e2 - r)) == KW_NONE) {
+					use(s, r, (uint32_t)(e2 - r), flags | UF_TAG | UF_COMPLETE, line);
+					q = e2;
+				}
+			} else if (!skip && !kw && !(c >= '0' && c <= '9')) {
+				use(s, p, n, flags, line);
+			}
+			p = q;
+			prev_punct = NULL;
+			continue;
+		}
+		if (c >= '0' && c <= '9') {
+			while (p < end && (ident_char(*p) || *p == '.'))
+				p++;
+			prev_punct = NULL;
+			continue;
+		}
+		if (c != ' ' && c != '\t')
+			prev_punct = (c == '>' && p > end - len && p[-1] == '-') || c == '.' ? p : NULL;
+		p++;
+	}
+}
+
+static void directive_facts(DeclScratch *s, const Facts *f)
+{
+	const Directive *dirs = facts_dirs(f);
+	for (uint32_t i = 0; i < f->ndirs; i++) {
+		const Directive *d = &dirs[i];
+		const char *name = facts_name(f, d);
+		switch (d->kind) {
+		case D_DEFINE:
+			if (d->flags & DF_BADNAME)
+				break;
+			provide(s, name, d->name_len, SK_MACRO, d->line);
+			text_uses(s, facts_text(f, d), d->text_len, d->line, UF_MACRO_BODY,
+				  (d->flags & DF_FUNCLIKE) ? facts_strs(f) + d->args_off : NULL,
+				  (d->flags & DF_FUNCLIKE) ? d->args_len : 0, false);
+			break;
+		case D_IFDEF:
+		case D_IFNDEF:
+		case D_ELIFDEF:
+		case D_ELIFNDEF:
+			if (!(d->flags & DF_BADNAME))
+				use(s, name, d->name_len, UF_COND, d->line);
+			break;
+		case D_IF:
+		case D_ELIF:
+			text_uses(s, facts_text(f, d), d->text_len, d->line, UF_COND, NULL, 0, true);
+			break;
+		case D_INCLUDE:
+		case D_INCLUDE_NEXT:
+			if (d->flags & DF_COMPUTED)
+				text_uses(s, facts_text(f, d), d->text_len, d->line, UF_COND, NULL, 0, false);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* ---- entry points ---- */
+
+DeclScratch *decl_scratch_new(void)
+{
+	pthread_once(&kw_once, kw_init);
+	return xcalloc(1, sizeof(DeclScratch));
+}
+
+void decl_scratch_free(DeclScratch *s)
+{
+	if (!s)
+		return;
+	vec_free(&s->prov);
+	vec_free(&s->uses);
+	vec_free(&s->strs);
+	vec_free(&s->stmt);
+	vec_free(&s->locals);
+	free(s->slots);
+	free(s);
+}
+
+Symbols *decl_file(const char *buf, size_t len, const Facts *f, DeclScratch *s)
+{
+	s->prov.n = s->uses.n = s->strs.n = s->stmt.n = s->locals.n = 0;
+	for (uint32_t i = 0; i < s->nslots; i++)
+		s->slots[i].idx = -1;
+	s->nused = 0;
+	if (f)
+		directive_facts(s, f);
+	D d = {.p = buf, .end = buf + len, .line = 1, .bol = true, .s = s};
+	while (peek(&d).kind != T_EOF)
+		parse_external(&d);
+	size_t size = sizeof(Symbols) + (size_t)(s->prov.n + s->uses.n) * sizeof(SymEntry) + (size_t)s->strs.n;
+	Symbols *out = xmalloc(size);
+	out->size = (uint32_t)size;
+	out->nprovides = (uint32_t)s->prov.n;
+	out->nuses = (uint32_t)s->uses.n;
+	out->strs_len = (uint32_t)s->strs.n;
+	SymEntry *e = (SymEntry *)(out + 1);
+	if (s->prov.n)
+		memcpy(e, s->prov.v, (size_t)s->prov.n * sizeof(SymEntry));
+	if (s->uses.n)
+		memcpy(e + s->prov.n, s->uses.v, (size_t)s->uses.n * sizeof(SymEntry));
+	if (s->strs.n)
+		memcpy((char *)(e + s->prov.n + s->uses.n), s->strs.v, (size_t)s->strs.n);
+	return out;
+}
+
+const char *sym_kind_name(int kind)
+{
+	static const char *const names[SK_NKINDS] = {
+		"macro", "typedef", "struct", "enum constant", "inline function", "variable",
+		"function", "extern variable", "declared by macro", "struct declaration",
+	};
+	return kind >= 0 && kind < SK_NKINDS ? names[kind] : "?";
+}

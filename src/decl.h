@@ -1,0 +1,94 @@
+/*
+ * decl.h — per-file symbol facts: the names a file provides and the names
+ * it uses, found by one pass over its C tokens.
+ *
+ * This is not a C parser.  It follows the shape of declarations at file
+ * scope (specifiers, then declarators; aggregate bodies; function bodies)
+ * closely enough to tell a declared name from a used one, and when unsure
+ * it calls a name "used": an extra use can only keep an include alive,
+ * while a missed use could make check suggest removing one that is
+ * needed.  Like Facts, the result is one pointer-free block, so it can be
+ * cached and shared between threads.
+ */
+#ifndef HDRSLIM_DECL_H
+#define HDRSLIM_DECL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "facts.h"
+
+/* What a provided name is; the order is the preference for a symbol's
+ * home: a definition before a declaration. */
+enum SymKind {
+	SK_MACRO,      /* #define */
+	SK_TYPEDEF,
+	SK_TAG_DEF,    /* struct/union/enum with a body */
+	SK_ENUM_CONST,
+	SK_FUNC_DEF,   /* a function with a body (static inline ...) */
+	SK_VAR_DEF,
+	SK_FUNC_DECL,  /* a prototype */
+	SK_VAR_DECL,   /* extern */
+	SK_DECL_MACRO, /* named in a declaration-style macro: DECLARE_PER_CPU(t, name) */
+	SK_TAG_DECL,   /* struct S; */
+	SK_NKINDS
+};
+
+enum UseFlags {
+	UF_TAG = 1,          /* struct/union/enum NAME: the tag namespace */
+	UF_COMPLETE = 2,     /* a tag use that needs the complete type */
+	UF_MACRO_BODY = 4,   /* seen in a #define body */
+	UF_COND = 8,         /* seen in an #if / #ifdef expression */
+	UF_CODE = 16,        /* seen in ordinary code */
+};
+
+typedef struct {
+	uint32_t name_off;
+	uint16_t name_len;
+	uint8_t kind;  /* SymKind for provides; 1 for a tag provide of any kind */
+	uint8_t flags; /* UseFlags for uses */
+	uint32_t line; /* first line */
+} SymEntry;
+
+typedef struct {
+	uint32_t size; /* bytes of the whole block */
+	uint32_t nprovides, nuses, strs_len;
+	/* followed by SymEntry provides[nprovides], uses[nuses], char strs[] */
+} Symbols;
+
+static inline const SymEntry *sym_provides(const Symbols *s)
+{
+	return (const SymEntry *)(s + 1);
+}
+
+static inline const SymEntry *sym_uses(const Symbols *s)
+{
+	return sym_provides(s) + s->nprovides;
+}
+
+static inline const char *sym_name(const Symbols *s, const SymEntry *e)
+{
+	return (const char *)(sym_uses(s) + s->nuses) + e->name_off;
+}
+
+static inline int sym_is_tag_kind(int kind)
+{
+	return kind == SK_TAG_DEF || kind == SK_TAG_DECL;
+}
+
+typedef struct DeclScratch DeclScratch;
+
+DeclScratch *decl_scratch_new(void);
+void decl_scratch_free(DeclScratch *s);
+
+/* Names that declare what they name, beyond DECLARE_* and DEFINE_*
+ * (e.g. a project's own "LIST_HEAD"); set before any decl_file call. */
+void decl_add_macro(const char *name);
+
+/* buf[len] must be 0.  f: the file's directive facts (macro provides,
+ * #if and #define uses come from them).  Returns a malloc'd block. */
+Symbols *decl_file(const char *buf, size_t len, const Facts *f, DeclScratch *s);
+
+const char *sym_kind_name(int kind);
+
+#endif
