@@ -62,6 +62,8 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+static void add_unique(IntVec *v, int x);
+
 /* ---- the symbol index ---- */
 
 static int name_id(Interner *in, const char *s, size_t n, bool tag, bool add)
@@ -302,6 +304,8 @@ static void load_root(Check *ck, Root *r, int file, int ctx)
 /* Whether a provide of this kind satisfies a use with these flags. */
 static bool satisfies(int kind, int flags)
 {
+	if (kind == SK_SEED)
+		return false;
 	if (flags & UF_TAG)
 		return (flags & UF_COMPLETE) ? kind == SK_TAG_DEF : true;
 	return true;
@@ -352,6 +356,43 @@ static int depends_on(Check *ck, Root *r, int id, int flags)
 		c = t;
 	}
 	return c >= 0 ? c : -1;
+}
+
+/*
+ * A name no file in the closure provides may be made by a macro: if one of
+ * its '_'-separated runs ("sched_switch" in "trace_sched_switch_enabled")
+ * is a seed of a closure file, that file may be its home.  Fills
+ * r->prov_nodes with such files; returns their count.
+ */
+static int seed_providers(Check *ck, Root *r, int id)
+{
+	r->prov_nodes.n = 0;
+	const char *name = intern_str(ck->names, id);
+	int len = intern_len(ck->names, id);
+	if (len > 200 || !strncmp(name, "struct ", 7))
+		return 0;
+	int starts[64], ns = 0;
+	for (int i = 0; i < len && ns < 63; i++)
+		if (i == 0 || (name[i - 1] == '_' && name[i] != '_'))
+			starts[ns++] = i;
+	for (int a = 0; a < ns; a++) {
+		for (int e = starts[a] + 1; e <= len; e++) {
+			if (e < len && name[e] != '_')
+				continue;
+			int sid = intern_find(ck->names, name + starts[a], (size_t)(e - starts[a]));
+			if (sid < 0 || sid == id)
+				continue;
+			for (int k = ck->prov_off[sid]; k < ck->prov_off[sid + 1]; k++) {
+				const Prov *p = &ck->provs[k];
+				if (p->kind != SK_SEED)
+					continue;
+				int node = tu_find(&r->g, p->file);
+				if (node > 0)
+					add_unique(&r->prov_nodes, node);
+			}
+		}
+	}
+	return r->prov_nodes.n;
 }
 
 /* ---- unresolved uses of headers ---- */
@@ -660,8 +701,22 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 			 * but a declaration only the include brings still counts */
 		}
 		int np = providers(ck, r, e->id, e->flags);
-		if (np <= 0)
+		if (np < 0)
 			continue;
+		if (np == 0) {
+			/* maybe made by a macro: keep every include it could come from */
+			np = seed_providers(ck, r, e->id);
+			for (int j = 0; j < np; j++) {
+				int node = r->prov_nodes.v[j];
+				if (r->direct.v[node])
+					uses_itself[node] = 1;
+				if (r->top.v[node] > 0) {
+					add_unique(&deps[r->top.v[node]], k);
+					uses_itself[r->top.v[node]] = 1;
+				}
+			}
+			continue;
+		}
 		for (int j = 0; j < np; j++) {
 			int node = r->prov_nodes.v[j];
 			if (r->direct.v[node])

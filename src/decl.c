@@ -994,6 +994,15 @@ static void process_decl(D *d, Tok *v, int n, bool body)
 		i++;
 	if (i + 1 < n && v[i].kind == T_IDENT && !v[i].kw && is_p(&v[i + 1], '(')) {
 		int rp = close_of(v, i + 1, n);
+		if (rp >= n - 1 && !body && !is_decl_macro(v[i].s, v[i].len)) {
+			/* TRACE_EVENT(name, ...), TASK_PFA_TEST(X, name): what it
+			 * makes is unknown; its identifier arguments are seeds */
+			for (int j = i + 2; j < rp; j++)
+				if (v[j].kind == T_IDENT && !v[j].kw && v[j].len >= 3 &&
+				    (is_p(&v[j - 1], '(') || is_p(&v[j - 1], ',')) &&
+				    (is_p(&v[j + 1], ')') || is_p(&v[j + 1], ',')))
+					provide(s, v[j].s, v[j].len, SK_SEED, v[j].line);
+		}
 		if (rp >= n - 1 && !body && is_decl_macro(v[i].s, v[i].len)) {
 			/* every argument that is one identifier is (weakly) declared */
 			int argstart = i + 2, depth = 0;
@@ -1388,7 +1397,7 @@ const char *sym_kind_name(int kind)
 {
 	static const char *const names[SK_NKINDS] = {
 		"macro", "typedef", "struct", "enum constant", "inline function", "variable",
-		"function", "extern variable", "declared by macro", "struct declaration",
+		"function", "extern variable", "declared by macro", "struct declaration", "seed",
 	};
 	return kind >= 0 && kind < SK_NKINDS ? names[kind] : "?";
 }

@@ -31,6 +31,10 @@ enum SymKind {
 	SK_VAR_DECL,   /* extern */
 	SK_DECL_MACRO, /* named in a declaration-style macro: DECLARE_PER_CPU(t, name) */
 	SK_TAG_DECL,   /* struct S; */
+	SK_SEED,       /* an argument of a file-scope macro call that may make
+			* names by pasting: TRACE_EVENT(sched_switch, ...) makes
+			* trace_sched_switch.  Not a provide; a hint for names no
+			* file provides. */
 	SK_NKINDS
 };
 
