@@ -13,6 +13,7 @@
  */
 #include "check.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,8 @@ struct Check {
 	int *rev_off, *rev;
 	bool rev_built;
 	int nfiles;
+	int fallback_ctx;
+	int *ctx_of_file; /* filled before the threads start */
 };
 
 static const char *const kind_names[FK_NKINDS] = {
@@ -154,25 +157,32 @@ void check_sym_text(const Check *ck, int sym, StrBuf *out)
 
 /* ---- one root's graph ---- */
 
+/*
+ * The root's own #include lines, in order, label the nodes: lab1[v] is
+ * the first line through which v enters the closure, lab2[v] the first
+ * other one.  Removing line c makes v available at lab2's line when
+ * lab1 is c, and not at all when there is no lab2.  A use at line L is
+ * satisfied by a provider available before L; so the order of includes
+ * counts, as it does for the compiler.
+ */
+typedef struct {
+	int node;
+	int dir;       /* directive index in the root; -1 forced include */
+	unsigned line; /* 0 for a forced include */
+} RootEdge;
+
+#define NEVER 0xffffffffu
+
 typedef struct {
 	TuGraph g;
 	int n;
-	IntVec pred_off, pred, rpo, rpo_idx, idom, top;
-	IntVec direct;    /* by node: number of #include lines of the root naming it */
-	IntVec first_dir; /* by node: directive index of the root's first #include of it */
+	VEC(RootEdge) redges;
+	IntVec lab1, lab2, stack;
 	IntVec prov_nodes;
+	uint32_t *seen_name; /* by name id: epoch of the last file that used it */
+	int *seen_slot;      /* by name id: its index in the effective uses */
+	uint32_t epoch;
 } Root;
-
-static int intersect(const Root *r, int a, int b)
-{
-	while (a != b) {
-		while (r->rpo_idx.v[a] > r->rpo_idx.v[b])
-			a = r->idom.v[a];
-		while (r->rpo_idx.v[b] > r->rpo_idx.v[a])
-			b = r->idom.v[b];
-	}
-	return a;
-}
 
 static void ivec_fill(IntVec *v, int n, int value)
 {
@@ -181,124 +191,88 @@ static void ivec_fill(IntVec *v, int n, int value)
 		vec_push(v, value);
 }
 
-/* Does node a dominate node b? */
-static bool dominates(const Root *r, int a, int b)
+static unsigned avail(const Root *r, int v)
 {
-	while (b != a && b != 0)
-		b = r->idom.v[b];
-	return b == a;
+	return r->lab1.v[v] >= 0 ? r->redges.v[r->lab1.v[v]].line : NEVER;
 }
 
-static void analyse_graph(Root *r)
+/* When v becomes available if root line c is removed. */
+static unsigned avail_without(const Root *r, int v, int c)
+{
+	if (r->lab1.v[v] != c)
+		return avail(r, v);
+	return r->lab2.v[v] >= 0 ? r->redges.v[r->lab2.v[v]].line : NEVER;
+}
+
+static int cmp_redge(const void *a, const void *b)
+{
+	const RootEdge *x = a, *y = b;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->dir - y->dir;
+}
+
+static void label(Root *r, const Facts *ff)
 {
 	TuGraph *g = &r->g;
 	int n = g->nodes.n;
 	r->n = n;
-	/* predecessors */
-	ivec_fill(&r->pred_off, n + 1, 0);
-	for (int v = 0; v < n; v++)
-		for (int k = g->succ_off.v[v]; k < g->succ_off.v[v + 1]; k++)
-			if (g->succ.v[k] >= 0)
-				r->pred_off.v[g->succ.v[k] + 1]++;
-	for (int v = 0; v < n; v++)
-		r->pred_off.v[v + 1] += r->pred_off.v[v];
-	ivec_fill(&r->pred, r->pred_off.v[n], 0);
-	IntVec fill = {0};
-	ivec_fill(&fill, n, 0);
-	for (int v = 0; v < n; v++)
-		for (int k = g->succ_off.v[v]; k < g->succ_off.v[v + 1]; k++) {
-			int w = g->succ.v[k];
-			if (w >= 0)
-				r->pred.v[r->pred_off.v[w] + fill.v[w]++] = v;
-		}
-	vec_free(&fill);
-	/* reverse postorder */
-	r->rpo.n = 0;
-	for (int i = g->post.n - 1; i >= 0; i--)
-		vec_push(&r->rpo, g->post.v[i]);
-	ivec_fill(&r->rpo_idx, n, n);
-	for (int i = 0; i < r->rpo.n; i++)
-		r->rpo_idx.v[r->rpo.v[i]] = i;
-	/* immediate dominators (Cooper, Harvey, Kennedy) */
-	ivec_fill(&r->idom, n, -1);
-	r->idom.v[0] = 0;
-	for (bool changed = true; changed;) {
-		changed = false;
-		for (int i = 1; i < r->rpo.n; i++) {
-			int v = r->rpo.v[i], nd = -1;
-			for (int k = r->pred_off.v[v]; k < r->pred_off.v[v + 1]; k++) {
-				int p = r->pred.v[k];
-				if (r->idom.v[p] < 0)
-					continue;
-				nd = nd < 0 ? p : intersect(r, p, nd);
-			}
-			if (nd >= 0 && r->idom.v[v] != nd) {
-				r->idom.v[v] = nd;
-				changed = true;
-			}
-		}
-	}
-	/* direct includes of the root (forced ones, dir -1, are not lines) */
-	ivec_fill(&r->direct, n, 0);
-	ivec_fill(&r->first_dir, n, -1);
+	r->redges.n = 0;
 	for (int k = 0; k < g->edges.n; k++) {
 		TuEdge *e = &g->edges.v[k];
-		if (e->from != 0 || e->to <= 0 || e->dir < 0)
+		if (e->from != 0 || e->to <= 0)
 			continue;
-		r->direct.v[e->to]++;
-		if (r->first_dir.v[e->to] < 0 || e->dir < r->first_dir.v[e->to])
-			r->first_dir.v[e->to] = e->dir;
+		RootEdge re = {e->to, e->dir, e->dir >= 0 && ff ? facts_dirs(ff)[e->dir].line : 0};
+		vec_push(&r->redges, re);
 	}
-	/* top[v]: the direct include that takes v with it, or -1 */
-	ivec_fill(&r->top, n, -1);
-	for (int i = 1; i < r->rpo.n; i++) {
-		int v = r->rpo.v[i];
-		int d = r->idom.v[v];
-		if (d < 0)
-			continue;
-		if (d != 0) {
-			r->top.v[v] = r->top.v[d];
-			continue;
+	if (r->redges.n > 1)
+		qsort(r->redges.v, (size_t)r->redges.n, sizeof(RootEdge), cmp_redge);
+	ivec_fill(&r->lab1, n, -1);
+	ivec_fill(&r->lab2, n, -1);
+	for (int e = 0; e < r->redges.n; e++) {
+		r->stack.n = 0;
+		vec_push(&r->stack, r->redges.v[e].node);
+		while (r->stack.n) {
+			int v = r->stack.v[--r->stack.n];
+			if (v == 0 || r->lab1.v[v] == e || r->lab2.v[v] >= 0)
+				continue;
+			if (r->lab1.v[v] < 0)
+				r->lab1.v[v] = e;
+			else
+				r->lab2.v[v] = e;
+			for (int k = g->succ_off.v[v]; k < g->succ_off.v[v + 1]; k++)
+				if (g->succ.v[k] > 0)
+					vec_push(&r->stack, g->succ.v[k]);
 		}
-		if (r->direct.v[v] != 1)
-			continue; /* reached several ways, or only via a forced include */
-		bool other = false;
-		for (int k = r->pred_off.v[v]; k < r->pred_off.v[v + 1] && !other; k++) {
-			int p = r->pred.v[k];
-			if (p != 0 && !dominates(r, v, p))
-				other = true;
-		}
-		/* an edge from the root that is a forced include also keeps it */
-		for (int k = 0; k < g->edges.n && !other; k++)
-			if (g->edges.v[k].from == 0 && g->edges.v[k].to == v && g->edges.v[k].dir < 0)
-				other = true;
-		r->top.v[v] = other ? -1 : v;
 	}
 }
 
 static void root_free(Root *r)
 {
 	tu_free(&r->g);
-	vec_free(&r->pred_off);
-	vec_free(&r->pred);
-	vec_free(&r->rpo);
-	vec_free(&r->rpo_idx);
-	vec_free(&r->idom);
-	vec_free(&r->top);
-	vec_free(&r->direct);
-	vec_free(&r->first_dir);
+	vec_free(&r->redges);
+	vec_free(&r->lab1);
+	vec_free(&r->lab2);
+	vec_free(&r->stack);
 	vec_free(&r->prov_nodes);
+	free(r->seen_name);
+	free(r->seen_slot);
 }
 
-/* ctx: the context to read the file in; -1 for its own (known to the
- * session before it was prepared). */
-static void load_root(Check *ck, Root *r, int file, int ctx)
+/* The context a file is read in: its own when the session knew it
+ * before preparing the graph (files of the tree), else the fallback. */
+static int ctx_of(Check *ck, int file)
 {
-	Unit u = {file, ctx >= 0 ? ctx : session_ctx_for_file(ck->s, file)};
+	return ck->ctx_of_file[file];
+}
+
+static void load_root(Check *ck, Root *r, int file)
+{
+	Unit u = {file, ctx_of(ck, file)};
 	tu_reset(&r->g, ck->s->ft.nfiles);
 	session_tu(ck->s, &u, &r->g);
 	tu_build_csr(&r->g);
-	analyse_graph(r);
+	label(r, ck->s->ft.files[file].facts);
 }
 
 /* Whether a provide of this kind satisfies a use with these flags. */
@@ -335,27 +309,6 @@ static int providers(Check *ck, Root *r, int id, int flags)
 			vec_push(&r->prov_nodes, node);
 	}
 	return r->prov_nodes.n;
-}
-
-/* The single direct include every provider leaves with, or -1. */
-static int depends_on(Check *ck, Root *r, int id, int flags)
-{
-	int c = -2;
-	for (int k = ck->prov_off[id]; k < ck->prov_off[id + 1]; k++) {
-		const Prov *p = &ck->provs[k];
-		if (!satisfies(p->kind, flags))
-			continue;
-		int node = tu_find(&r->g, p->file);
-		if (node < 0)
-			continue;
-		if (node == 0)
-			return -1;
-		int t = r->top.v[node];
-		if (t < 0 || (c >= 0 && t != c))
-			return -1;
-		c = t;
-	}
-	return c >= 0 ? c : -1;
 }
 
 /*
@@ -395,6 +348,25 @@ static int seed_providers(Check *ck, Root *r, int id)
 	return r->prov_nodes.n;
 }
 
+/* Every node (not the root) whose provide satisfies the use, in
+ * r->prov_nodes; -1 when the root provides it itself. */
+static int all_providers(Check *ck, Root *r, int id, int flags)
+{
+	r->prov_nodes.n = 0;
+	for (int k = ck->prov_off[id]; k < ck->prov_off[id + 1]; k++) {
+		const Prov *p = &ck->provs[k];
+		if (!satisfies(p->kind, flags))
+			continue;
+		int node = tu_find(&r->g, p->file);
+		if (node < 0)
+			continue;
+		if (node == 0)
+			return -1;
+		add_unique(&r->prov_nodes, node);
+	}
+	return r->prov_nodes.n;
+}
+
 /* ---- unresolved uses of headers ---- */
 
 static void compute_unresolved(Check *ck, Root *r, int file)
@@ -424,30 +396,30 @@ static void finding_init(Finding *f, int file, int kind)
 	f->sym = -1;
 }
 
-/* The chain root -> ... -> node as (file, line of the #include) pairs. */
-static void chain_to(Check *ck, Root *r, int node, IntVec *via)
+/* The chain from the root through its include line `start` (a root edge
+ * index) to node, as (file, line of the #include) pairs. */
+static void chain_to(Check *ck, Root *r, int start, int node, IntVec *via)
 {
-	/* BFS parents over edges, in include order */
 	TuGraph *g = &r->g;
-	IntVec parent = {0}, edge_of = {0}, queue = {0};
+	IntVec parent = {0}, edge_of = {0}, queue = {0}, eoff = {0}, eidx = {0}, fill = {0};
 	ivec_fill(&parent, r->n, -1);
 	ivec_fill(&edge_of, r->n, -1);
-	parent.v[0] = 0;
-	vec_push(&queue, 0);
 	/* edges grouped by source */
-	IntVec eoff = {0}, eidx = {0};
 	ivec_fill(&eoff, r->n + 1, 0);
 	for (int k = 0; k < g->edges.n; k++)
 		eoff.v[g->edges.v[k].from + 1]++;
 	for (int v = 0; v < r->n; v++)
 		eoff.v[v + 1] += eoff.v[v];
 	ivec_fill(&eidx, g->edges.n, 0);
-	IntVec fill = {0};
 	ivec_fill(&fill, r->n, 0);
 	for (int k = 0; k < g->edges.n; k++) {
 		int from = g->edges.v[k].from;
 		eidx.v[eoff.v[from] + fill.v[from]++] = k;
 	}
+	int first = r->redges.v[start].node;
+	parent.v[0] = 0;
+	parent.v[first] = 0;
+	vec_push(&queue, first);
 	for (int qi = 0; qi < queue.n && parent.v[node] < 0; qi++) {
 		int v = queue.v[qi];
 		for (int j = eoff.v[v]; j < eoff.v[v + 1]; j++) {
@@ -459,20 +431,31 @@ static void chain_to(Check *ck, Root *r, int node, IntVec *via)
 			vec_push(&queue, e->to);
 		}
 	}
+	const Facts *rf = ck->s->ft.files[g->nodes.v[0]].facts;
+	int rdir = r->redges.v[start].dir;
+	vec_push(via, g->nodes.v[0]);
+	vec_push(via, rdir >= 0 && rf ? (int)facts_dirs(rf)[rdir].line : 0);
 	IntVec rev = {0};
-	for (int v = node; v != 0 && parent.v[v] >= 0; v = parent.v[v])
+	for (int v = node; v != first && v > 0 && parent.v[v] >= 0; v = parent.v[v])
 		vec_push(&rev, v);
+	if (node != first)
+		vec_push(&rev, first);
 	for (int i = rev.n - 1; i >= 0; i--) {
 		int v = rev.v[i];
-		TuEdge *e = &g->edges.v[edge_of.v[v]];
-		int from_file = g->nodes.v[e->from];
-		const Facts *ff = ck->s->ft.files[from_file].facts;
-		unsigned line = e->dir >= 0 && ff ? facts_dirs(ff)[e->dir].line : 0;
-		vec_push(via, from_file);
+		vec_push(via, g->nodes.v[v]);
+		int next_edge = i > 0 ? edge_of.v[rev.v[i - 1]] : -1;
+		unsigned line = 0;
+		if (next_edge >= 0) {
+			TuEdge *e = &g->edges.v[next_edge];
+			const Facts *ff = ck->s->ft.files[g->nodes.v[e->from]].facts;
+			line = e->dir >= 0 && ff ? facts_dirs(ff)[e->dir].line : 0;
+		}
 		vec_push(via, (int)line);
 	}
-	vec_push(via, g->nodes.v[node]);
-	vec_push(via, 0);
+	if (node == first && !rev.n) {
+		vec_push(via, g->nodes.v[node]);
+		vec_push(via, 0);
+	}
 	vec_free(&parent);
 	vec_free(&edge_of);
 	vec_free(&queue);
@@ -664,8 +647,59 @@ static bool wanted(const Check *ck, int kind)
 /* Every name the root uses, with the unresolved uses of its closure. */
 typedef struct {
 	int id, flags;
-	uint32_t line; /* 0: not the root's own use */
+	unsigned line; /* own use: its first line; else 0 */
+	int from;      /* closure use: the node that needs it; -1 own */
 } EffUse;
+
+/* The root line a use depends on: removing it leaves the use with no
+ * provider before the point of use.  -1 for none; -2 when the use is not
+ * satisfied in order now (then every line bringing a provider counts). */
+static int use_depends(const Root *r, const EffUse *e, int *lines_out, int *nlines)
+{
+	*nlines = 0;
+	unsigned at = e->from < 0 ? e->line : avail(r, e->from);
+	bool own = e->from < 0;
+	int c = -1;
+	bool satisfied = false, single = true;
+	for (int j = 0; j < r->prov_nodes.n; j++) {
+		int p = r->prov_nodes.v[j];
+		unsigned a = avail(r, p);
+		if (own ? a < at : a <= at) {
+			satisfied = true;
+			if (c < 0)
+				c = r->lab1.v[p];
+			else if (c != r->lab1.v[p])
+				single = false;
+		}
+	}
+	if (!satisfied) {
+		/* keep every line that brings a provider */
+		for (int j = 0; j < r->prov_nodes.n; j++) {
+			int p = r->prov_nodes.v[j];
+			if (r->lab1.v[p] >= 0)
+				lines_out[(*nlines)++] = r->lab1.v[p];
+			if (r->lab2.v[p] >= 0)
+				lines_out[(*nlines)++] = r->lab2.v[p];
+			if (*nlines > 60)
+				break;
+		}
+		return -2;
+	}
+	if (!single || c < 0)
+		return -1;
+	/* without line c: a provider still before the point of use? */
+	unsigned at_c = at;
+	if (!own && r->lab1.v[e->from] == c)
+		at_c = avail_without(r, e->from, c);
+	if (at_c == NEVER)
+		return -1; /* the needing header leaves too */
+	for (int j = 0; j < r->prov_nodes.n; j++) {
+		unsigned a = avail_without(r, r->prov_nodes.v[j], c);
+		if (own ? a < at_c : a <= at_c)
+			return -1;
+	}
+	return c;
+}
 
 static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 {
@@ -673,194 +707,200 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	const Facts *ff = ft->files[file].facts;
 	if (!ff)
 		return;
-	load_root(ck, r, file, -1);
+	load_root(ck, r, file);
+	int nnames = intern_count(ck->names);
+	if (!r->seen_name) {
+		r->seen_name = xcalloc((size_t)nnames + 1, sizeof(uint32_t));
+		r->seen_slot = xcalloc((size_t)nnames + 1, sizeof(int));
+	}
+	r->epoch++;
 	VEC(EffUse) eff = {0};
 	for (int k = 0; k < ck->uses[file].n; k++) {
 		UseRef *u = &ck->uses[file].v[k];
-		EffUse e = {u->id, u->flags, u->line};
+		if ((u->flags & UF_TAG) && !(u->flags & UF_COMPLETE))
+			continue; /* "struct S *" needs no declaration */
+		EffUse e = {u->id, u->flags, u->line, -1};
+		r->seen_name[u->id] = r->epoch;
+		r->seen_slot[u->id] = eff.n;
 		vec_push(&eff, e);
 	}
+	/* what headers of the closure leave to their includer; per name the
+	 * header available first (the strictest point of use) */
 	for (int v = 1; v < r->n; v++) {
 		int h = r->g.nodes.v[v];
 		if (!ck->has_unresolved[h])
 			continue;
 		for (int k = 0; k < ck->unresolved[h].n; k++) {
 			int x = ck->unresolved[h].v[k];
-			EffUse e = {x >> 1, x & 1 ? UF_TAG | UF_COMPLETE : 0, 0};
+			int id = x >> 1;
+			if (r->seen_name[id] == r->epoch) {
+				EffUse *o = &eff.v[r->seen_slot[id]];
+				if (o->from >= 0 && avail(r, v) < avail(r, o->from))
+					o->from = v;
+				continue;
+			}
+			EffUse e = {id, x & 1 ? UF_TAG | UF_COMPLETE : 0, 0, v};
+			r->seen_name[id] = r->epoch;
+			r->seen_slot[id] = eff.n;
 			vec_push(&eff, e);
 		}
 	}
-	/* by direct include node: names that depend on it, and whether one of
-	 * them is provided by that very file */
-	IntVec *deps = xcalloc((size_t)r->n, sizeof(IntVec));
-	uint8_t *uses_itself = xcalloc((size_t)r->n, 1);
+	int nre = r->redges.n;
+	IntVec *deps = xcalloc((size_t)nre + 1, sizeof(IntVec));
+	uint8_t *uses_itself = xcalloc((size_t)nre + 1, 1); /* uses a name the included file provides */
+	uint8_t *keep = xcalloc((size_t)nre + 1, 1);
+	int lines[64], nlines;
 	for (int k = 0; k < eff.n; k++) {
 		EffUse *e = &eff.v[k];
-		if ((e->flags & UF_TAG) && !(e->flags & UF_COMPLETE)) {
-			/* pointer use: any declaration will do, and none is needed;
-			 * but a declaration only the include brings still counts */
-		}
-		int np = providers(ck, r, e->id, e->flags);
+		int np = all_providers(ck, r, e->id, e->flags);
 		if (np < 0)
 			continue;
+		if (np == 0 && !seed_providers(ck, r, e->id))
+			continue;
 		if (np == 0) {
-			/* maybe made by a macro: keep every include it could come from */
-			np = seed_providers(ck, r, e->id);
-			for (int j = 0; j < np; j++) {
-				int node = r->prov_nodes.v[j];
-				if (r->direct.v[node])
-					uses_itself[node] = 1;
-				if (r->top.v[node] > 0) {
-					add_unique(&deps[r->top.v[node]], k);
-					uses_itself[r->top.v[node]] = 1;
-				}
+			/* maybe made by a macro: keep every line it could come from */
+			for (int j = 0; j < r->prov_nodes.n; j++) {
+				int p = r->prov_nodes.v[j];
+				if (r->lab1.v[p] >= 0)
+					keep[r->lab1.v[p]] = 1;
+				if (r->lab2.v[p] >= 0)
+					keep[r->lab2.v[p]] = 1;
 			}
 			continue;
 		}
-		for (int j = 0; j < np; j++) {
-			int node = r->prov_nodes.v[j];
-			if (r->direct.v[node])
-				uses_itself[node] = 1;
+		for (int j = 0; j < np; j++)
+			for (int c = 0; c < nre; c++)
+				if (r->redges.v[c].node == r->prov_nodes.v[j] && e->from < 0)
+					uses_itself[c] = 1;
+		int c = use_depends(r, e, lines, &nlines);
+		if (c == -2) {
+			for (int j = 0; j < nlines; j++)
+				keep[lines[j]] = 1;
+		} else if (c >= 0) {
+			vec_push(&deps[c], k);
 		}
-		int c = depends_on(ck, r, e->id, e->flags);
-		if (c > 0)
-			add_unique(&deps[c], k);
 	}
-	for (int c = 1; c < r->n; c++) {
-		if (!r->direct.v[c] || r->first_dir.v[c] < 0)
-			continue;
-		int target = r->g.nodes.v[c];
+	for (int c = 0; c < nre; c++) {
+		RootEdge *re = &r->redges.v[c];
+		if (re->dir < 0 || keep[c])
+			continue; /* forced includes are always there */
+		int target = r->g.nodes.v[re->node];
 		if (target == file)
 			continue;
-		if (r->direct.v[c] > 1)
-			continue; /* included on several lines: each alone changes nothing */
-		int dir = r->first_dir.v[c];
-		Finding fd;
 		int kind = -1;
-		bool leaves = r->top.v[c] == c;
-		if (!leaves) {
-			kind = uses_itself[c] ? FK_REDUNDANT : FK_UNUSED;
-		} else if (!deps[c].n) {
-			kind = FK_UNUSED;
+		if (!deps[c].n) {
+			bool elsewhere = avail_without(r, re->node, c) != NEVER;
+			kind = uses_itself[c] && elsewhere ? FK_REDUNDANT : FK_UNUSED;
 		} else {
-			bool itself = false;
-			for (int j = 0; j < deps[c].n && !itself; j++) {
+			bool movable = true;
+			for (int j = 0; j < deps[c].n && movable; j++) {
 				EffUse *e = &eff.v[deps[c].v[j]];
-				providers(ck, r, e->id, e->flags);
+				if (e->from >= 0)
+					movable = false; /* needed by a header: not the file's to move */
+				all_providers(ck, r, e->id, e->flags);
 				for (int q = 0; q < r->prov_nodes.n; q++)
-					if (r->prov_nodes.v[q] == c)
-						itself = true;
-				/* a use only the closure's headers have (not the file's
-				 * own) cannot be moved to a direct include */
-				if (!e->line)
-					itself = true;
+					if (r->prov_nodes.v[q] == re->node)
+						movable = false;
 			}
-			if (!itself)
+			if (movable)
 				kind = FK_REPLACEABLE;
 		}
 		if (kind < 0 || !wanted(ck, kind))
 			continue;
+		Finding fd;
 		finding_init(&fd, file, kind);
-		fd.dir = dir;
-		fd.line = facts_dirs(ff)[dir].line;
+		fd.dir = re->dir;
+		fd.line = re->line;
 		fd.target = target;
-		fd.condition = condition_of(ff, dir);
+		fd.condition = condition_of(ff, re->dir);
 		if (kind == FK_REDUNDANT) {
-			/* the other way in, and what is used */
 			for (int k = 0; k < eff.n; k++) {
 				EffUse *e = &eff.v[k];
-				if (!e->line)
+				if (e->from >= 0 || all_providers(ck, r, e->id, e->flags) <= 0)
 					continue;
-				providers(ck, r, e->id, e->flags);
 				for (int q = 0; q < r->prov_nodes.n; q++)
-					if (r->prov_nodes.v[q] == c)
+					if (r->prov_nodes.v[q] == re->node)
 						add_unique(&fd.syms, e->id);
 			}
-			/* the chain through another direct include */
-			for (int k = r->pred_off.v[c]; k < r->pred_off.v[c + 1]; k++) {
-				int p = r->pred.v[k];
-				if (p != 0 && !dominates(r, c, p)) {
-					chain_to(ck, r, p, &fd.via);
-					fd.via.v[fd.via.n - 1] = (int)0;
-					/* the last step: p's #include of c */
-					for (int q = 0; q < r->g.edges.n; q++) {
-						TuEdge *e = &r->g.edges.v[q];
-						if (e->from == p && e->to == c) {
-							const Facts *pf = ft->files[r->g.nodes.v[p]].facts;
-							fd.via.v[fd.via.n - 1] = e->dir >= 0 && pf ? (int)facts_dirs(pf)[e->dir].line : 0;
-							break;
-						}
-					}
-					vec_push(&fd.via, target);
-					vec_push(&fd.via, 0);
-					break;
-				}
-			}
+			int other = r->lab1.v[re->node] != c ? r->lab1.v[re->node] : r->lab2.v[re->node];
+			if (other >= 0)
+				chain_to(ck, r, other, re->node, &fd.via);
 		} else if (kind == FK_REPLACEABLE) {
 			for (int j = 0; j < deps[c].n; j++) {
 				EffUse *e = &eff.v[deps[c].v[j]];
 				add_unique(&fd.syms, e->id);
-				providers(ck, r, e->id, e->flags);
-				if (r->prov_nodes.n)
-					add_unique(&fd.add, r->g.nodes.v[r->prov_nodes.v[0]]);
+				/* the best provider that leaves with the line */
+				if (providers(ck, r, e->id, e->flags) <= 0)
+					continue;
+				int home = -1;
+				for (int q = 0; q < r->prov_nodes.n && home < 0; q++)
+					if (r->lab1.v[r->prov_nodes.v[q]] == c)
+						home = r->prov_nodes.v[q];
+				if (home < 0) {
+					all_providers(ck, r, e->id, e->flags);
+					for (int q = 0; q < r->prov_nodes.n && home < 0; q++)
+						if (r->lab1.v[r->prov_nodes.v[q]] == c)
+							home = r->prov_nodes.v[q];
+				}
+				if (home >= 0)
+					add_unique(&fd.add, r->g.nodes.v[home]);
 			}
 		}
-		if ((kind == FK_UNUSED || kind == FK_REPLACEABLE) && leaves && !ends_with(fs_keystr(ft, ft->files[file].key), ".c")) {
+		if ((kind == FK_UNUSED || kind == FK_REPLACEABLE) && !ends_with(fs_keystr(ft, ft->files[file].key), ".c")) {
 			IntVec leaving = {0};
 			for (int v = 1; v < r->n; v++)
-				if (r->top.v[v] == c)
-					vec_push(&leaving, r->g.nodes.v[v]);
-			/* what the finding adds stays */
-			for (int a = 0; a < fd.add.n; a++)
-				for (int i = 0; i < leaving.n; i++)
-					if (leaving.v[i] == fd.add.v[a])
-						leaving.v[i--] = leaving.v[--leaving.n];
+				if (r->lab1.v[v] == c && r->lab2.v[v] < 0) {
+					int f = r->g.nodes.v[v];
+					bool added = false;
+					for (int a = 0; a < fd.add.n; a++)
+						if (fd.add.v[a] == f)
+							added = true;
+					if (!added)
+						vec_push(&leaving, f);
+				}
 			compute_fallout(ck, &fd, &leaving);
 			vec_free(&leaving);
 		}
 		vec_push(out, fd);
 	}
-	/* missing: strict policy, the file's own uses whose home is not a
-	 * direct include */
+	/* missing (strict): an own use whose providers are all reached only
+	 * through other headers */
 	if (ck->strict && wanted(ck, FK_MISSING)) {
-		for (int k = 0; k < ck->uses[file].n; k++) {
-			UseRef *u = &ck->uses[file].v[k];
-			if ((u->flags & UF_TAG) && !(u->flags & UF_COMPLETE))
+		for (int k = 0; k < eff.n; k++) {
+			EffUse *e = &eff.v[k];
+			if (e->from >= 0 || !(e->flags & UF_CODE))
 				continue;
-			if (!(u->flags & UF_CODE))
-				continue;
-			int np = providers(ck, r, u->id, u->flags);
+			int np = providers(ck, r, e->id, e->flags);
 			if (np <= 0)
 				continue;
 			bool direct = false;
-			for (int j = 0; j < np; j++)
-				if (r->direct.v[r->prov_nodes.v[j]] ||
-				    r->g.nodes.v[r->prov_nodes.v[j]] == file)
+			for (int j = 0; j < np && !direct; j++) {
+				int p = r->prov_nodes.v[j];
+				int l = r->lab1.v[p];
+				if (l >= 0 && (r->redges.v[l].node == p || r->redges.v[l].dir < 0))
 					direct = true;
-			/* forced includes count as included */
-			for (int j = 0; j < np && !direct; j++)
-				for (int q = 0; q < r->g.edges.n; q++)
-					if (r->g.edges.v[q].from == 0 && r->g.edges.v[q].dir < 0 &&
-					    dominates(r, r->g.edges.v[q].to, r->prov_nodes.v[j]))
-						direct = true;
+			}
 			if (direct)
+				continue;
+			int home = r->prov_nodes.v[0];
+			if (r->lab1.v[home] < 0)
 				continue;
 			Finding fd;
 			finding_init(&fd, file, FK_MISSING);
-			fd.line = u->line;
-			fd.sym = u->id;
-			int home = r->prov_nodes.v[0];
+			fd.line = e->line;
+			fd.sym = e->id;
 			fd.target = r->g.nodes.v[home];
-			vec_push(&fd.syms, u->id);
+			vec_push(&fd.syms, e->id);
 			vec_push(&fd.add, fd.target);
-			chain_to(ck, r, home, &fd.via);
+			chain_to(ck, r, r->lab1.v[home], home, &fd.via);
 			vec_push(out, fd);
 		}
 	}
-	for (int c = 0; c < r->n; c++)
+	for (int c = 0; c < nre; c++)
 		vec_free(&deps[c]);
 	free(deps);
 	free(uses_itself);
+	free(keep);
 	vec_free(&eff);
 }
 
@@ -891,6 +931,7 @@ void check_free(Check *ck)
 	free(ck->provs);
 	free(ck->rev_off);
 	free(ck->rev);
+	free(ck->ctx_of_file);
 	interner_free(ck->names);
 	free(ck);
 }
@@ -907,38 +948,86 @@ static int cmp_finding(const void *a, const void *b)
 	return x->kind - y->kind;
 }
 
+typedef struct {
+	Check *ck;
+	const int *files;
+	int n;
+	int next;
+	bool headers; /* pass 1: unresolved uses; else findings */
+	FindingVec out;
+	pthread_mutex_t *lock;
+} Job;
+
+static void *worker(void *arg)
+{
+	Job *job = arg;
+	Root r = {0};
+	FindingVec mine = {0};
+	for (;;) {
+		int i = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
+		if (i >= job->n)
+			break;
+		if (job->headers) {
+			load_root(job->ck, &r, job->files[i]);
+			compute_unresolved(job->ck, &r, job->files[i]);
+		} else {
+			check_file(job->ck, &r, job->files[i], &mine);
+		}
+	}
+	pthread_mutex_lock(job->lock);
+	for (int i = 0; i < mine.n; i++)
+		vec_push(&job->out, mine.v[i]);
+	pthread_mutex_unlock(job->lock);
+	vec_free(&mine);
+	root_free(&r);
+	return NULL;
+}
+
+static void run_parallel(Job *job, int threads)
+{
+	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	job->lock = &lock;
+	pthread_t tid[64];
+	int started = 0;
+	for (int t = 1; t < threads && t < 64; t++)
+		if (pthread_create(&tid[started], NULL, worker, job) == 0)
+			started++;
+	worker(job);
+	for (int t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+}
+
 void check_run(Check *ck, const int *files, int n, FindingVec *out)
 {
 	Session *s = ck->s;
 	FileTable *ft = &s->ft;
-	Root r = {0};
-	/* headers anywhere in the closures: what they leave to their includers */
+	ck->fallback_ctx = n ? session_ctx_for_file(s, files[0]) : 0;
+	/* the contexts the graph was prepared with; a file that would need a
+	 * new one (outside the file set) is read in the fallback */
+	int nctx = s->cfg.ctxs.n;
+	ck->ctx_of_file = xmalloc(((size_t)ft->nfiles + 1) * sizeof(int));
+	for (int f = 0; f < ft->nfiles; f++) {
+		int c = -1;
+		if ((ft->files[f].flags & F_IN_TREE) && !(ft->files[f].flags & F_EXCLUDED) && ft->files[f].facts)
+			c = session_ctx_for_file(s, f);
+		ck->ctx_of_file[f] = c >= 0 && c < nctx ? c : ck->fallback_ctx;
+	}
+	/* every header: what it leaves to its includers */
 	phase("check-headers");
-	uint8_t *seen = xcalloc((size_t)ft->nfiles + 1, 1);
-	IntVec todo = {0}, todo_ctx = {0};
-	for (int i = 0; i < n; i++) {
-		int ctx = session_ctx_for_file(s, files[i]);
-		load_root(ck, &r, files[i], ctx);
-		for (int v = 1; v < r.n; v++) {
-			int h = r.g.nodes.v[v];
-			if (!seen[h]) {
-				seen[h] = 1;
-				vec_push(&todo, h);
-				vec_push(&todo_ctx, ctx); /* read as its first includer does */
-			}
-		}
+	IntVec headers = {0};
+	for (int f = 0; f < ft->nfiles; f++) {
+		const char *k = fs_keystr(ft, ft->files[f].key);
+		if (ft->files[f].facts && ft->files[f].syms && !ends_with(k, ".c"))
+			vec_push(&headers, f);
 	}
-	for (int i = 0; i < todo.n; i++) {
-		load_root(ck, &r, todo.v[i], todo_ctx.v[i]);
-		compute_unresolved(ck, &r, todo.v[i]);
-	}
-	free(seen);
-	vec_free(&todo);
-	vec_free(&todo_ctx);
+	Job job = {.ck = ck, .files = headers.v, .n = headers.n, .headers = true};
+	run_parallel(&job, s->pp ? 1 : s->opt->jobs); /* exact walks share one table */
+	vec_free(&headers);
 	phase("check-files");
-	for (int i = 0; i < n; i++)
-		check_file(ck, &r, files[i], out);
-	root_free(&r);
+	build_rev(ck);
+	job = (Job){.ck = ck, .files = files, .n = n};
+	run_parallel(&job, s->pp ? 1 : s->opt->jobs); /* exact walks share one table */
+	*out = job.out;
 	sort_session = s;
 	if (out->n)
 		qsort(out->v, (size_t)out->n, sizeof(Finding), cmp_finding);

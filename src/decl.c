@@ -888,7 +888,7 @@ typedef struct {
 
 /* Uses of every identifier in stmt[from, to) except skip[] (declared names)
  * and identifiers after '.'. */
-static void stmt_uses(D *d, const Tok *v, int from, int to, const bool *skip)
+static void stmt_uses(D *d, const Tok *v, int from, int to, const bool *skip, bool complete)
 {
 	for (int i = from; i < to; i++) {
 		const Tok *t = &v[i];
@@ -897,7 +897,9 @@ static void stmt_uses(D *d, const Tok *v, int from, int to, const bool *skip)
 		if (t->kw == KW_TAG) {
 			if (i + 1 < to && v[i + 1].kind == T_IDENT && !v[i + 1].kw && !skip[i + 1]) {
 				int flags = UF_TAG | UF_CODE;
-				if (!(i + 2 < to && is_p(&v[i + 2], '*')))
+				/* a function definition's parameters are used in its
+				 * body: p->member needs the complete type */
+				if (complete || !(i + 2 < to && is_p(&v[i + 2], '*')))
 					flags |= UF_COMPLETE;
 				use(d->s, v[i + 1].s, v[i + 1].len, flags, v[i + 1].line);
 				i++;
@@ -1019,7 +1021,7 @@ static void process_decl(D *d, Tok *v, int n, bool body)
 					argstart = j + 1;
 				}
 			}
-			stmt_uses(d, v, 0, n, skip);
+			stmt_uses(d, v, 0, n, skip, body);
 			free(skip);
 			return;
 		}
@@ -1151,7 +1153,7 @@ static void process_decl(D *d, Tok *v, int n, bool body)
 		seg = k + 1;
 		in_init = false;
 	}
-	stmt_uses(d, v, 0, n, skip);
+	stmt_uses(d, v, 0, n, skip, body);
 	free(skip);
 }
 

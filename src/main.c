@@ -42,6 +42,7 @@ static void help(FILE *out)
 		"  deps: --make (make rules)  -MG (list missing headers as spelled)\n"
 		"  cost: --sort METRIC  --top N  --json\n"
 		"  why:  --max N\n"
+		"  check: --json  --kinds=unused,replaceable,redundant,missing  --policy=minimal|strict\n"
 		"\nexit status: 0 ok, 1 problems found in the analysed code, 2 cannot run\n");
 }
 
