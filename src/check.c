@@ -701,6 +701,46 @@ static int use_depends(const Root *r, const EffUse *e, int *lines_out, int *nlin
 	return c;
 }
 
+typedef VEC(UseRef) UseRefVec;
+
+/* The file's uses with the branches its configuration does not take
+ * left out (their lines blanked, their directives skipped). */
+static bool live_uses(Check *ck, int file, const TuGraph *g, void *outp)
+{
+	UseRefVec *out = outp;
+	FileTable *ft = &ck->s->ft;
+	size_t len;
+	char *buf = fs_read(ft, file, &len);
+	if (!buf)
+		return false;
+	uint32_t line = 1;
+	for (size_t i = 0; i < len; i++) {
+		if (buf[i] == '\n') {
+			line++;
+			continue;
+		}
+		for (int k = 0; k + 1 < g->dead.n; k += 2)
+			if (line > g->dead.v[k] && line < g->dead.v[k + 1]) {
+				buf[i] = ' ';
+				break;
+			}
+	}
+	DeclScratch *ds = decl_scratch_new();
+	Symbols *sy = decl_file_live(buf, len, ft->files[file].facts, ds, g->dead.v, g->dead.n);
+	for (uint32_t k = 0; k < sy->nuses; k++) {
+		const SymEntry *e = &sym_uses(sy)[k];
+		int id = name_id(ck->names, sym_name(sy, e), e->name_len, e->flags & UF_TAG, false);
+		if (id < 0)
+			continue;
+		UseRef u = {id, e->flags, e->line};
+		vec_push(out, u);
+	}
+	free(sy);
+	decl_scratch_free(ds);
+	free(buf);
+	return true;
+}
+
 static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 {
 	FileTable *ft = &ck->s->ft;
@@ -715,10 +755,13 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	}
 	r->epoch++;
 	VEC(EffUse) eff = {0};
-	for (int k = 0; k < ck->uses[file].n; k++) {
-		UseRef *u = &ck->uses[file].v[k];
-		if ((u->flags & UF_TAG) && !(u->flags & UF_COMPLETE))
-			continue; /* "struct S *" needs no declaration */
+	/* exact mode: only what the configuration compiles of the file */
+	VEC(UseRef) live = {0};
+	bool use_live = r->g.dead.n > 0 && live_uses(ck, file, &r->g, (void *)&live);
+	const UseRef *own = use_live ? live.v : ck->uses[file].v;
+	int nown = use_live ? live.n : ck->uses[file].n;
+	for (int k = 0; k < nown; k++) {
+		const UseRef *u = &own[k];
 		EffUse e = {u->id, u->flags, u->line, -1};
 		r->seen_name[u->id] = r->epoch;
 		r->seen_slot[u->id] = eff.n;
@@ -792,6 +835,17 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 			bool elsewhere = avail_without(r, re->node, c) != NEVER;
 			kind = uses_itself[c] && elsewhere ? FK_REDUNDANT : FK_UNUSED;
 		} else {
+			/* only "struct S *" uses: a declaration of S will do */
+			bool pointers = true;
+			for (int j = 0; j < deps[c].n && pointers; j++) {
+				EffUse *e = &eff.v[deps[c].v[j]];
+				if (!(e->flags & UF_TAG) || (e->flags & UF_COMPLETE) || e->from >= 0)
+					pointers = false;
+			}
+			if (pointers)
+				kind = FK_FORWARD;
+		}
+		if (kind < 0 && deps[c].n) {
 			bool movable = true;
 			for (int j = 0; j < deps[c].n && movable; j++) {
 				EffUse *e = &eff.v[deps[c].v[j]];
@@ -825,6 +879,9 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 			int other = r->lab1.v[re->node] != c ? r->lab1.v[re->node] : r->lab2.v[re->node];
 			if (other >= 0)
 				chain_to(ck, r, other, re->node, &fd.via);
+		} else if (kind == FK_FORWARD) {
+			for (int j = 0; j < deps[c].n; j++)
+				add_unique(&fd.syms, eff.v[deps[c].v[j]].id);
 		} else if (kind == FK_REPLACEABLE) {
 			for (int j = 0; j < deps[c].n; j++) {
 				EffUse *e = &eff.v[deps[c].v[j]];
@@ -846,7 +903,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 					add_unique(&fd.add, r->g.nodes.v[home]);
 			}
 		}
-		if ((kind == FK_UNUSED || kind == FK_REPLACEABLE) && !ends_with(fs_keystr(ft, ft->files[file].key), ".c")) {
+		if ((kind == FK_UNUSED || kind == FK_REPLACEABLE || kind == FK_FORWARD) && !ends_with(fs_keystr(ft, ft->files[file].key), ".c")) {
 			IntVec leaving = {0};
 			for (int v = 1; v < r->n; v++)
 				if (r->lab1.v[v] == c && r->lab2.v[v] < 0) {
@@ -868,7 +925,8 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	if (ck->strict && wanted(ck, FK_MISSING)) {
 		for (int k = 0; k < eff.n; k++) {
 			EffUse *e = &eff.v[k];
-			if (e->from >= 0 || !(e->flags & UF_CODE))
+			if (e->from >= 0 || !(e->flags & UF_CODE) ||
+			    ((e->flags & UF_TAG) && !(e->flags & UF_COMPLETE)))
 				continue;
 			int np = providers(ck, r, e->id, e->flags);
 			if (np <= 0)
@@ -902,6 +960,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	free(uses_itself);
 	free(keep);
 	vec_free(&eff);
+	vec_free(&live);
 }
 
 /* ---- driver ---- */
@@ -946,6 +1005,66 @@ static int cmp_finding(const void *a, const void *b)
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
 	return x->kind - y->kind;
+}
+
+/*
+ * Minimal policy: a file is "missing" an include only where it relies on
+ * one that another finding removes, i.e. where it is a header finding's
+ * fallout.  One finding per fallout file and header, at the first use.
+ */
+static void missing_from_fallout(Check *ck, const int *files, int n, FindingVec *out)
+{
+	FileTable *ft = &ck->s->ft;
+	uint8_t *checked = xcalloc((size_t)ft->nfiles + 1, 1);
+	for (int i = 0; i < n; i++)
+		checked[files[i]] = 1;
+	int nfind = out->n;
+	for (int i = 0; i < nfind; i++) {
+		for (int k = 0; k < out->v[i].fallout.n; k++) {
+			Fallout *fo = &out->v[i].fallout.v[k];
+			if (!checked[fo->file])
+				continue;
+			for (int a = 0; a < fo->add.n; a++) {
+				Finding fd;
+				finding_init(&fd, fo->file, FK_MISSING);
+				fd.target = fo->add.v[a];
+				/* the symbols it uses from that home, and the first use */
+				unsigned first = 0;
+				for (int q = 0; q < fo->syms.n; q++) {
+					int id = fo->syms.v[q];
+					bool from_home = false;
+					for (int j = ck->prov_off[id]; j < ck->prov_off[id + 1]; j++)
+						if (ck->provs[j].file == fd.target && ck->provs[j].kind != SK_SEED)
+							from_home = true;
+					if (!from_home)
+						continue;
+					vec_push(&fd.syms, id);
+					for (int u = 0; u < ck->uses[fo->file].n; u++)
+						if (ck->uses[fo->file].v[u].id == id &&
+						    (!first || ck->uses[fo->file].v[u].line < first)) {
+							first = ck->uses[fo->file].v[u].line;
+							if (fd.sym < 0 || first)
+								fd.sym = id;
+						}
+				}
+				if (!fd.syms.n) {
+					vec_free(&fd.syms);
+					continue;
+				}
+				if (fd.sym < 0)
+					fd.sym = fd.syms.v[0];
+				fd.line = first;
+				vec_push(&fd.add, fd.target);
+				/* via: the header whose finding removes it */
+				vec_push(&fd.via, out->v[i].file);
+				vec_push(&fd.via, (int)out->v[i].line);
+				vec_push(&fd.via, fd.target);
+				vec_push(&fd.via, 0);
+				vec_push(out, fd);
+			}
+		}
+	}
+	free(checked);
 }
 
 typedef struct {
@@ -1028,6 +1147,8 @@ void check_run(Check *ck, const int *files, int n, FindingVec *out)
 	job = (Job){.ck = ck, .files = files, .n = n};
 	run_parallel(&job, s->pp ? 1 : s->opt->jobs); /* exact walks share one table */
 	*out = job.out;
+	if (!ck->strict && wanted(ck, FK_MISSING))
+		missing_from_fallout(ck, files, n, out);
 	sort_session = s;
 	if (out->n)
 		qsort(out->v, (size_t)out->n, sizeof(Finding), cmp_finding);

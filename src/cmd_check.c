@@ -98,12 +98,22 @@ static void print_text(Session *s, Check *ck, const FindingVec *fv)
 			free(name.buf);
 			break;
 		}
+		case FK_FORWARD:
+			sb_addf(&sb, "%s:%u: forward-declarable: #include %s: only pointers to ", path, f->line, inc);
+			sym_list(ck, &f->syms, 8, &sb);
+			sb_adds(&sb, " are used; declare instead: ");
+			for (int k = 0; k < f->syms.n; k++) {
+				sb_adds(&sb, k ? " " : "");
+				check_sym_text(ck, f->syms.v[k], &sb);
+				sb_addc(&sb, ';');
+			}
+			break;
 		default:
 			sb_addf(&sb, "%s:%u: %s: #include %s", path, f->line, check_kind_name(f->kind), inc ? inc : "");
 		}
 		puts(sb_str(&sb));
 		sb.len = 0;
-		if (f->syms.n && f->kind != FK_MISSING) {
+		if (f->syms.n && f->kind != FK_MISSING && f->kind != FK_FORWARD) {
 			sb_addf(&sb, "%s:%u: note: uses ", path, f->line);
 			sym_list(ck, &f->syms, 8, &sb);
 			puts(sb_str(&sb));
@@ -204,6 +214,26 @@ static void print_json(Session *s, Check *ck, const FindingVec *fv)
 			if (k)
 				sb_adds(&sb, ", ");
 			json_spelling(&sb, ck, f->file, f->add.v[k]);
+		}
+		/* a forward-declarable include is replaced by the declarations */
+		for (int k = 0; f->kind == FK_FORWARD && k < f->syms.n; k++) {
+			StrBuf d = {0};
+			check_sym_text(ck, f->syms.v[k], &d);
+			sb_adds(&d, ";");
+			if (k || f->add.n)
+				sb_adds(&sb, ", ");
+			json_string(&sb, sb_str(&d));
+			free(d.buf);
+		}
+		sb_adds(&sb, "], \"declare\": [");
+		for (int k = 0; f->kind == FK_FORWARD && k < f->syms.n; k++) {
+			StrBuf d = {0};
+			check_sym_text(ck, f->syms.v[k], &d);
+			sb_adds(&d, ";");
+			if (k)
+				sb_adds(&sb, ", ");
+			json_string(&sb, sb_str(&d));
+			free(d.buf);
 		}
 		sb_adds(&sb, "]}, \"fallout\": [");
 		for (int k = 0; k < f->fallout.n; k++) {

@@ -1310,11 +1310,21 @@ static void text_uses(DeclScratch *s, const char *p, size_t len, uint32_t line, 
 	}
 }
 
-static void directive_facts(DeclScratch *s, const Facts *f)
+static bool is_dead(const uint32_t *dead, int ndead, uint32_t line)
+{
+	for (int i = 0; i + 1 < ndead; i += 2)
+		if (line >= dead[i] && line < dead[i + 1])
+			return true;
+	return false;
+}
+
+static void directive_facts(DeclScratch *s, const Facts *f, const uint32_t *dead, int ndead)
 {
 	const Directive *dirs = facts_dirs(f);
 	for (uint32_t i = 0; i < f->ndirs; i++) {
 		const Directive *d = &dirs[i];
+		if (ndead && is_dead(dead, ndead, d->line))
+			continue;
 		const char *name = facts_name(f, d);
 		switch (d->kind) {
 		case D_DEFINE:
@@ -1370,12 +1380,18 @@ void decl_scratch_free(DeclScratch *s)
 
 Symbols *decl_file(const char *buf, size_t len, const Facts *f, DeclScratch *s)
 {
+	return decl_file_live(buf, len, f, s, NULL, 0);
+}
+
+Symbols *decl_file_live(const char *buf, size_t len, const Facts *f, DeclScratch *s,
+			const uint32_t *dead, int ndead)
+{
 	s->prov.n = s->uses.n = s->strs.n = s->stmt.n = s->locals.n = 0;
 	for (uint32_t i = 0; i < s->nslots; i++)
 		s->slots[i].idx = -1;
 	s->nused = 0;
 	if (f)
-		directive_facts(s, f);
+		directive_facts(s, f, dead, ndead);
 	D d = {.p = buf, .end = buf + len, .line = 1, .bol = true, .s = s};
 	while (peek(&d).kind != T_EOF)
 		parse_external(&d);

@@ -93,6 +93,12 @@ void decl_add_macro(const char *name);
  * #if and #define uses come from them).  Returns a malloc'd block. */
 Symbols *decl_file(const char *buf, size_t len, const Facts *f, DeclScratch *s);
 
+/* The same for the live part of a file under one configuration: dead
+ * holds [from, to) line pairs (ndead numbers) of branches not taken,
+ * whose text and directives are ignored. */
+Symbols *decl_file_live(const char *buf, size_t len, const Facts *f, DeclScratch *s,
+			const uint32_t *dead, int ndead);
+
 const char *sym_kind_name(int kind);
 
 #endif

@@ -484,3 +484,15 @@ void fs_report_errors(FileTable *ft, int id)
 		diag(intern_str(ft->keys, f->key), f->facts->errors[i].line, "%s",
 		     facts_error_text(f->facts->errors[i].kind));
 }
+
+char *fs_read(FileTable *ft, int file, size_t *len)
+{
+	Worker w = {0};
+	long n = read_whole(ft, file, &w);
+	if (n < 0) {
+		free(w.buf);
+		return NULL;
+	}
+	*len = (size_t)n;
+	return w.buf;
+}

@@ -91,6 +91,9 @@ void fs_lex_all(FileTable *ft, const int *files, int n, int threads);
  * syms NULL. */
 void fs_symbols_all(FileTable *ft, const int *files, int n, int threads);
 
+/* The file's bytes, malloc'd and NUL-terminated, or NULL.  Thread-safe. */
+char *fs_read(FileTable *ft, int file, size_t *len);
+
 /* Reports each file's lexing errors once, as diagnostics. */
 void fs_report_errors(FileTable *ft, int file);
 

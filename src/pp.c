@@ -163,6 +163,16 @@ static void do_include(Pp *pp, int file, int found_at, int node, const Facts *f,
 	include_file(pp, r.file, r.found_at, node, i, depth + 1);
 }
 
+/* The TU's own file: branch j (if, elif or else) is not taken. */
+static void note_dead(Pp *pp, const Facts *f, int j)
+{
+	const Directive *dirs = facts_dirs(f);
+	int next = dirs[j].next;
+	uint32_t to = next >= 0 && next < (int)f->ndirs ? dirs[next].line : f->lines + 1;
+	vec_push(&pp->g->dead, dirs[j].line);
+	vec_push(&pp->g->dead, to);
+}
+
 static void run_directives(Pp *pp, int file, int found_at, int node, const Facts *f, int depth)
 {
 	const Directive *dirs = facts_dirs(f);
@@ -191,6 +201,8 @@ static void run_directives(Pp *pp, int file, int found_at, int node, const Facts
 					i = j + 1;
 					break;
 				}
+				if (node == 0)
+					note_dead(pp, f, j);
 				j = dirs[j].next;
 				if (j < 0 || j >= n) {
 					i = n;
@@ -209,8 +221,11 @@ static void run_directives(Pp *pp, int file, int found_at, int node, const Facts
 		case D_ELSE: {
 			/* the branch we were executing ends here */
 			int j = i;
-			while (j >= 0 && j < n && dirs[j].kind != D_ENDIF)
+			while (j >= 0 && j < n && dirs[j].kind != D_ENDIF) {
+				if (node == 0)
+					note_dead(pp, f, j);
 				j = dirs[j].next;
+			}
 			i = j < 0 ? i + 1 : j + 1;
 			continue;
 		}

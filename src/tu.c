@@ -34,6 +34,7 @@ void tu_reset(TuGraph *g, int nfiles)
 	g->succ.n = 0;
 	g->post.n = 0;
 	g->lines.n = 0;
+	g->dead.n = 0;
 }
 
 void tu_free(TuGraph *g)
@@ -45,6 +46,7 @@ void tu_free(TuGraph *g)
 	vec_free(&g->succ);
 	vec_free(&g->post);
 	vec_free(&g->lines);
+	vec_free(&g->dead);
 	free(g->slot);
 	memset(g, 0, sizeof(*g));
 }

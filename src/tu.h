@@ -38,6 +38,9 @@ typedef struct {
 	 * them from edges. */
 	IntVec succ_off, succ, post;
 	VEC(uint32_t) lines;  /* by node: the file's lines (lean walk only) */
+	/* exact walk: lines of the TU's own file in branches not taken, as
+	 * [from, to) pairs (from = the skipped branch's directive) */
+	VEC(uint32_t) dead;
 	/* file id -> node index, valid when slot[file].mark == epoch; one
 	 * array of pairs so a lookup touches one cache line */
 	struct TuSlot {

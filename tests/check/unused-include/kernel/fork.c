@@ -1,0 +1,6 @@
+#include <linux/sched.h>
+
+int fork_running(void)
+{
+	return get_current()->state == TASK_RUNNING;
+}

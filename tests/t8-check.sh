@@ -1,0 +1,714 @@
+#!/bin/bash
+# t8-check.sh: `hdrslim check` findings against what gcc proves.
+#
+# For every fixture tree tests/check/<case>/ (see tests/README) and every
+# invocation (non-comment line) N of its `cmd` file, on a copy of the tree
+# (the tests edit files), with the gcc flags of the invocation (its -I, -D,
+# -U, ... words; in union mode, i.e. without -D/-U, also each line of
+# `configs` added to them, since a union-mode finding must hold in every
+# configuration):
+#
+#   fixture (independent of hdrslim, must pass whatever hdrslim does):
+#     - every .c and .h compiles on its own without any diagnostic with
+#       gcc -fsyntax-only -Wall -Werror=implicit-function-declaration;
+#     - expect.N is sorted, well formed and points at real lines: the
+#       #include as spelled for include findings, the first use of the
+#       symbol for `missing`;
+#     - applying each expected finding by hand (delete the #include; put the
+#       `apply` file's additions or declaration in its place; add the
+#       fallout includes; for `missing`, add the include) leaves every file
+#       compiling silently: the expectation is proven by gcc.  A fallout
+#       entry must be needed: without it something breaks;
+#     - each `keep` line (an include that must not be reported unused)
+#       really is needed: without it gcc fails in some configuration;
+#   hdrslim:
+#     - `hdrslim check ARGS` prints exactly the finding keys of expect.N
+#       (FILE:LINE: KIND: #include X, or FILE:LINE: missing: SYMBOL), exit 1
+#       when there are findings, 0 when none;
+#     - `--json` is a well-formed array whose findings give the same keys
+#       and the same exit status, with the fallout of `apply`;
+#     - applying hdrslim's own JSON suggestions, one finding at a time,
+#       leaves every file compiling (gcc decides, not expect.N);
+#     - `--kinds=unused` keeps only the unused findings.
+# Then, once: FILE arguments, the default TREE, exit 2 on bad input.
+#
+# The JSON is parsed with awk (json_flat below): no jq or python needed.
+
+. "$(dirname "$0")/lib.sh"
+
+command -v gcc >/dev/null 2>&1 || skip_all "gcc not found"
+
+CHECK=$TEST_DIRECTORY/check
+CC_FLAGS="-fsyntax-only -Wall -Werror=implicit-function-declaration"
+KEY_RE='^[^:]*:[0-9][0-9]*: \(unused\|replaceable\|redundant\|missing\|forward-declarable\): [^:]*$'
+
+# listing and checksums of the fixtures, to check at the end that nothing
+# was written into them
+(cd "$CHECK" && find . -type f | sort | xargs cksum) >"$TRASH_DIRECTORY/check.before"
+
+# ---- helpers -------------------------------------------------------------
+
+# fresh CASE_DIR DEST: DEST becomes a copy of the case's source files.
+fresh () {
+	rm -rf "$2"
+	mkdir -p "$2"
+	cp -R "$1/." "$2"
+	find "$2" -type f ! -name '*.c' ! -name '*.h' -exec rm -f {} +
+}
+
+# sources: every .c and .h below the current directory, sorted.
+sources () {
+	find . -type f \( -name '*.c' -o -name '*.h' \) | sed 's|^\./||' | sort
+}
+
+# compile_all [GCC_FLAGS...]: in the current directory, compile every .c and
+# .h on its own; print the diagnostics; fail if any file fails or warns.
+compile_all () {
+	_ca_rc=0
+	test -n "$(sources)" || { echo "no .c or .h file in $(pwd)"; return 1; }
+	for _ca_f in $(sources); do
+		_ca_err=$(gcc $CC_FLAGS -x c "$@" "$_ca_f" 2>&1) || _ca_rc=1
+		if test -n "$_ca_err"; then
+			echo "gcc $* $_ca_f:"
+			printf '%s\n' "$_ca_err"
+			_ca_rc=1
+		fi
+	done
+	return $_ca_rc
+}
+
+# compile_configs CONFIGS_FILE: compile_all once per line (gcc flags) of it.
+compile_configs () {
+	_cc_rc=0
+	test -s "$1" || { echo "$1: no configuration"; return 1; }
+	while IFS= read -r _cc_flags; do
+		set -f
+		compile_all $_cc_flags || _cc_rc=1
+		set +f
+	done <"$1"
+	return $_cc_rc
+}
+
+# some_config_fails CONFIGS_FILE: true if some file fails (or warns) in some
+# configuration; shows gcc's complaint.
+some_config_fails () {
+	if compile_configs "$1" >/dev/null; then
+		echo "every file still compiles in every configuration"
+		return 1
+	fi
+	compile_configs "$1" || :
+}
+
+# cc_flags ARGS...: the compiler flags among hdrslim check arguments.
+cc_flags () {
+	_cf=
+	while test $# -gt 0; do
+		case $1 in
+		-I|-D|-U|-iquote|-isystem|-idirafter|-include)
+			_cf="$_cf $1 $2"
+			shift ;;
+		-I?*|-D?*|-U?*)
+			_cf="$_cf $1" ;;
+		esac
+		shift
+	done
+	echo $_cf
+}
+
+# is_exact ARGS...: a configuration is given (-D/-U), so hdrslim runs in
+# exact mode.
+is_exact () {
+	for _a; do
+		case $_a in
+		-D*|-U*) return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# write_configs CASE_DIR OUT ARGS...: the gcc flag sets of an invocation,
+# one per line: its own flags, and in union mode each `configs` line added.
+write_configs () {
+	_wc_dir=$1 _wc_out=$2
+	shift 2
+	_wc_base=$(cc_flags "$@")
+	echo "$_wc_base" >"$_wc_out"
+	if ! is_exact "$@" && test -f "$_wc_dir/configs"; then
+		sed -e '/^[[:space:]]*$/d' -e '/^#/d' -e "s|^|$_wc_base |" \
+			"$_wc_dir/configs" >>"$_wc_out"
+	fi
+}
+
+# parse_key KEY: sets k_file, k_line, k_kind, k_what (`#include X` or the
+# symbol) and k_spelling (X).
+parse_key () {
+	k_file=${1%%:*}
+	_pk=${1#*:}
+	k_line=${_pk%%:*}
+	_pk=${_pk#*: }
+	k_kind=${_pk%%:*}
+	k_what=${_pk#*: }
+	k_spelling=${k_what#\#include }
+}
+
+# include_at FILE LINE SPELLING: line LINE of FILE is `#include SPELLING`.
+include_at () {
+	_ia=$(sed -n "$2{s/[[:space:]]//g;p;}" "$1")
+	case $_ia in
+	"#include$3"*) return 0 ;;
+	esac
+	echo "$1:$2 is '$(sed -n "$2p" "$1")', not #include $3"
+	return 1
+}
+
+# first_use FILE SYMBOL: the line of the first use of SYMBOL in FILE.
+first_use () {
+	grep -n -w -- "$2" "$1" | head -n 1 | cut -d: -f1
+}
+
+# replace_line FILE LINE TEXT: line LINE of FILE becomes TEXT (several lines
+# or none).
+replace_line () {
+	REPL=$3 awk -v n="$2" '
+		NR == n { if (ENVIRON["REPL"] != "") print ENVIRON["REPL"]; next }
+		{ print }' "$1" >"$1.new"
+	mv "$1.new" "$1"
+}
+
+# add_includes FILE SPELLING...: add `#include SPELLING` lines after the last
+# #include of FILE; with none, after the first #define (the guard) of a
+# header, else at the top.
+add_includes () {
+	_ai_f=$1
+	shift
+	test $# -gt 0 || return 0
+	_ai_txt=$(for _s; do printf '#include %s\n' "$_s"; done)
+	_ai_at=$(grep -n '^[[:space:]]*#[[:space:]]*include' "$_ai_f" |
+		tail -n 1 | cut -d: -f1)
+	if test -z "$_ai_at"; then
+		case $_ai_f in
+		*.h) _ai_at=$(grep -n '^[[:space:]]*#[[:space:]]*define' "$_ai_f" |
+			head -n 1 | cut -d: -f1) ;;
+		esac
+	fi
+	REPL=$_ai_txt awk -v n="${_ai_at:-0}" '
+		n == 0 && NR == 1 { print ENVIRON["REPL"] }
+		{ print }
+		NR == n { print ENVIRON["REPL"] }
+		END { if (n == 0 && NR == 0) print ENVIRON["REPL"] }' "$_ai_f" >"$_ai_f.new"
+	mv "$_ai_f.new" "$_ai_f"
+}
+
+# actions_of KEY FILE: the actions FILE (an `apply` file) gives for KEY.
+actions_of () {
+	test -f "$2" || return 0
+	KEY="$1 -> " awk '
+		index($0, ENVIRON["KEY"]) == 1 { print substr($0, length(ENVIRON["KEY"]) + 1) }' "$2"
+}
+
+# apply_finding KEY ACTIONS_FILE [nofallout]: apply the finding KEY to the
+# tree in the current directory, as told by the actions for KEY:
+#   add SPELLING...        include findings: these includes replace the
+#                          line; missing: these includes are added
+#   decl TEXT              TEXT replaces the #include line
+#   fallout FILE SPELLING...  add these includes to FILE
+# Without an action, unused and redundant mean: delete the line.  A `keep`
+# line (FILE:LINE: #include X) is applied like an unused finding.
+apply_finding () {
+	parse_key "$1"
+	case $k_kind in
+	"#include "*)	# a keep line
+		k_spelling=${k_kind#\#include }
+		k_kind=keep ;;
+	esac
+	_af_add= _af_decl= _af_fall=
+	actions_of "$1" "$2" >"$TRASH_DIRECTORY/actions.tmp"
+	while read -r _af_verb _af_rest; do
+		case $_af_verb in
+		add) _af_add="$_af_add $_af_rest" ;;
+		decl) _af_decl="$_af_decl${_af_decl:+
+}$_af_rest" ;;
+		fallout) _af_fall="$_af_fall${_af_fall:+
+}$_af_rest" ;;
+		'') ;;
+		*) echo "unknown action '$_af_verb' for $1"; return 1 ;;
+		esac
+	done <"$TRASH_DIRECTORY/actions.tmp"
+	test -f "$k_file" || { echo "$k_file: no such file"; return 1; }
+	case $k_kind in
+	missing)
+		test -n "$_af_add" || { echo "no 'add' action for $1"; return 1; }
+		for _s in $_af_add; do
+			if grep -q "^[[:space:]]*#[[:space:]]*include[[:space:]]*$_s" "$k_file"; then
+				echo "$k_file already includes $_s: not missing"
+				return 1
+			fi
+		done
+		add_includes "$k_file" $_af_add ;;
+	unused|redundant|replaceable|forward-declarable|keep)
+		include_at "$k_file" "$k_line" "$k_spelling" || return 1
+		case $k_kind in
+		replaceable) test -n "$_af_add" || { echo "no 'add' action for $1"; return 1; } ;;
+		forward-declarable) test -n "$_af_decl" || { echo "no 'decl' action for $1"; return 1; } ;;
+		esac
+		_af_txt=$(for _s in $_af_add; do printf '#include %s\n' "$_s"; done
+			test -z "$_af_decl" || printf '%s\n' "$_af_decl")
+		replace_line "$k_file" "$k_line" "$_af_txt" ;;
+	*)
+		echo "unknown finding kind '$k_kind' in: $1"
+		return 1 ;;
+	esac
+	test "$3" = nofallout && return 0
+	printf '%s\n' "$_af_fall" | while read -r _af_ff _af_fs; do
+		test -n "$_af_ff" || continue
+		test -f "$_af_ff" || { echo "fallout file $_af_ff does not exist"; exit 1; }
+		add_includes "$_af_ff" $_af_fs
+	done
+}
+
+# check_keys: stdin = hdrslim check text output; stdout = the finding keys,
+# sorted.
+check_keys () {
+	sed -n 's/^\([^:]*:[0-9]*: [a-z-]*: [^:]*\):.*/\1/p' | grep -v ': note: ' | sort
+}
+
+# json_flat: stdin = JSON; stdout = one line per scalar, PATH<TAB>VALUE, in
+# document order: `0.kind	unused`, `0.suggestion.add.0	"a.h"`, empty
+# arrays and objects as [] and {}.  Strings are unescaped (\n shown as \n).
+# Fails on malformed JSON or a top level that is not an array.
+json_flat () {
+	awk '
+	function fail(msg) {
+		printf "json_flat: %s at offset %d: %s\n", msg, pos, substr(s, pos, 40) >"/dev/stderr"
+		bad = 1
+		exit 1
+	}
+	function ws() {
+		while (pos <= n && index(" \t\r\n", substr(s, pos, 1)) > 0)
+			pos++
+	}
+	function str(   c, out) {
+		pos++
+		out = ""
+		for (;;) {
+			if (pos > n) fail("unterminated string")
+			c = substr(s, pos, 1)
+			if (c == "\"") { pos++; return out }
+			if (c == "\\") {
+				pos++
+				c = substr(s, pos, 1)
+				if (c == "n") out = out "\\n"
+				else if (c == "t") out = out "\\t"
+				else if (c == "u") { out = out "\\u" substr(s, pos + 1, 4); pos += 4 }
+				else if (c == "\"" || c == "\\" || c == "/") out = out c
+				else if (c == "b" || c == "f" || c == "r") out = out
+				else fail("bad escape")
+				pos++
+				continue
+			}
+			if (c == "\n") fail("newline in string")
+			out = out c
+			pos++
+		}
+	}
+	function value(path,   c, k, i) {
+		ws()
+		c = substr(s, pos, 1)
+		if (c == "{") {
+			pos++
+			ws()
+			if (substr(s, pos, 1) == "}") { pos++; print path "\t{}"; return }
+			for (;;) {
+				ws()
+				if (substr(s, pos, 1) != "\"") fail("object key expected")
+				k = str()
+				ws()
+				if (substr(s, pos, 1) != ":") fail("colon expected")
+				pos++
+				value(path == "" ? k : path "." k)
+				ws()
+				c = substr(s, pos, 1)
+				pos++
+				if (c == "}") return
+				if (c != ",") fail("comma or } expected")
+			}
+		}
+		if (c == "[") {
+			pos++
+			ws()
+			if (substr(s, pos, 1) == "]") { pos++; print path "\t[]"; return }
+			for (i = 0; ; i++) {
+				value(path == "" ? i "" : path "." i)
+				ws()
+				c = substr(s, pos, 1)
+				pos++
+				if (c == "]") return
+				if (c != ",") fail("comma or ] expected")
+			}
+		}
+		if (c == "\"") { k = str(); print path "\t" k; return }
+		if (match(substr(s, pos), /^(-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?|true|false|null)/)) {
+			print path "\t" substr(s, pos, RLENGTH)
+			pos += RLENGTH
+			return
+		}
+		fail("value expected")
+	}
+	{ s = s $0 "\n" }
+	END {
+		if (bad) exit 1
+		n = length(s)
+		pos = 1
+		ws()
+		if (substr(s, pos, 1) != "[") fail("top level is not an array")
+		value("")
+		ws()
+		if (pos <= n) fail("text after the array")
+	}'
+}
+
+# jget FLAT PATH: the value at PATH.
+jget () {
+	P=$2 awk -F '\t' '$1 == ENVIRON["P"] { print $2 }' "$1"
+}
+
+# jlist FLAT PATH: the elements of the array at PATH, one per line.
+jlist () {
+	P=$2 awk -F '\t' '
+		index($1, ENVIRON["P"] ".") == 1 && substr($1, length(ENVIRON["P"]) + 2) ~ /^[0-9]+$/ { print $2 }' "$1"
+}
+
+# jcount FLAT: number of findings (elements of the top-level array).
+jcount () {
+	awk -F '\t' '$1 != "" { sub(/\..*/, "", $1); if ($1 + 1 > n) n = $1 + 1 } END { print n + 0 }' "$1"
+}
+
+# json_key FLAT I: the text key of finding I.
+json_key () {
+	_jk_kind=$(jget "$1" "$2.kind")
+	if test "$_jk_kind" = missing; then
+		_jk_what=$(jlist "$1" "$2.symbols" | head -n 1)
+	else
+		_jk_what="#include $(jget "$1" "$2.include")"
+	fi
+	echo "$(jget "$1" "$2.file"):$(jget "$1" "$2.line"): $_jk_kind: $_jk_what"
+}
+
+# json_actions FLAT I: finding I's suggestion as `apply` lines (KEY -> ...).
+# forward-declarable: an "add" entry that is not an include spelling is taken
+# as the declaration text; without one, `struct SYM;` for each symbol.
+json_actions () {
+	_ja_key=$(json_key "$1" "$2")
+	_ja_kind=$(jget "$1" "$2.kind")
+	_ja_add=
+	_ja_decl=
+	while IFS= read -r _ja_a; do
+		case $_ja_a in
+		'[]'|'') ;;
+		\<*\>|\"*\") _ja_add="$_ja_add $_ja_a" ;;
+		*) _ja_decl="$_ja_decl$_ja_a
+" ;;
+		esac
+	done <<EOF
+$(jlist "$1" "$2.suggestion.add")
+EOF
+	if test "$_ja_kind" = forward-declarable && test -z "$_ja_decl"; then
+		for _ja_s in $(jlist "$1" "$2.symbols"); do
+			case $_ja_s in
+			struct\ *|union\ *|enum\ *) _ja_decl="$_ja_decl$_ja_s;
+" ;;
+			*) _ja_decl="${_ja_decl}struct $_ja_s;
+" ;;
+			esac
+		done
+	fi
+	test -z "$_ja_add" || echo "$_ja_key -> add$_ja_add"
+	printf '%s' "$_ja_decl" | while IFS= read -r _ja_d; do
+		echo "$_ja_key -> decl $_ja_d"
+	done
+	_ja_k=0
+	while test -n "$(jget "$1" "$2.fallout.$_ja_k.file")"; do
+		echo "$_ja_key -> fallout $(jget "$1" "$2.fallout.$_ja_k.file")" \
+			$(jlist "$1" "$2.fallout.$_ja_k.add")
+		_ja_k=$((_ja_k + 1))
+	done
+}
+
+# fallout_of KEY ACTIONS_FILE: the fallout actions for KEY, normalized.
+fallout_of () {
+	actions_of "$1" "$2" | sed -n 's/^fallout //p' | tr -s ' ' | sort
+}
+
+# show FILE...: print files with a header, for failure logs.
+show () {
+	for _f; do
+		echo "--- $(basename "$_f"):"
+		cat "$_f"
+	done
+}
+
+# ---- per case, per invocation --------------------------------------------
+
+for case_dir in "$CHECK"/*/; do
+	case_dir=${case_dir%/}
+	c=${case_dir##*/}
+	if ! test -f "$case_dir/cmd"; then
+		test_expect_success "$c: has a cmd file" 'false'
+		continue
+	fi
+	ninv=$(grep -c -v -e '^#' -e '^[[:space:]]*$' "$case_dir/cmd")
+	W=$TRASH_DIRECTORY/$c
+	mkdir -p "$W"
+	fresh "$case_dir" "$W/tree"
+
+	test_expect_success "$c: fixture: expect file(s) match the cmd lines" '
+		if test "$ninv" = 1; then
+			test -f "$case_dir/expect" || test -f "$case_dir/expect.1"
+		else
+			! test -f "$case_dir/expect"
+			for e in "$case_dir"/expect.*; do
+				k=${e##*.}
+				test "$k" -ge 1 && test "$k" -le "$ninv" ||
+					{ echo "stray $e"; false; }
+			done
+		fi
+	'
+
+	n=0
+	while IFS= read -r line || test -n "$line"; do
+		case $line in
+		''|'#'*) continue ;;
+		esac
+		n=$((n + 1))
+		o=$W/$n
+		tag="$c/$n [$line]"
+		expect=$case_dir/expect.$n
+		test "$ninv" = 1 && test -f "$case_dir/expect" && expect=$case_dir/expect
+		(set -f; write_configs "$case_dir" "$o.configs" $line)
+
+		test_expect_success "$tag: fixture: every file compiles silently" '
+			cat "$o.configs"
+			cd "$W/tree"
+			compile_configs "$o.configs"
+		'
+
+		test_expect_success "$tag: fixture: $(basename "$expect") is sorted, well formed, points at real lines" '
+			test -f "$expect"
+			sort -c -u "$expect"
+			if grep -v "$KEY_RE" "$expect"; then
+				echo "^ malformed keys"
+				false
+			fi
+			cd "$W/tree"
+			while IFS= read -r key; do
+				parse_key "$key"
+				test -f "$k_file" || { echo "$k_file: no such file"; false; }
+				if test "$k_kind" = missing; then
+					u=$(first_use "$k_file" "$k_what")
+					test "$u" = "$k_line" ||
+						{ echo "$key: first use of $k_what is on line $u"; false; }
+				else
+					include_at "$k_file" "$k_line" "$k_spelling"
+				fi
+			done <"$expect"
+		'
+
+		i=0
+		while IFS= read -r key; do
+			i=$((i + 1))
+			test_expect_success "$tag: fixture: applied by hand, \"$key\" compiles" '
+				fresh "$case_dir" "$o.hand.$i"
+				cd "$o.hand.$i"
+				apply_finding "$key" "$case_dir/apply"
+				compile_configs "$o.configs"
+			'
+			if test -n "$(fallout_of "$key" "$case_dir/apply")"; then
+				test_expect_success "$tag: fixture: without its fallout, \"$key\" breaks a file" '
+					fresh "$case_dir" "$o.nofall.$i"
+					cd "$o.nofall.$i"
+					apply_finding "$key" "$case_dir/apply" nofallout
+					some_config_fails "$o.configs"
+				'
+			fi
+		done <"$expect"
+
+		test_expect_success "$tag: check: the findings of $(basename "$expect"), exit $(test -s "$expect" && echo 1 || echo 0)" '
+			cd "$W/tree"
+			set -f; set -- $line; set +f
+			rc=0
+			hdrslim check "$@" >"$o.out" 2>"$o.err" || rc=$?
+			check_keys <"$o.out" >"$o.keys"
+			show "$o.out" "$o.err"
+			test_cmp "$expect" "$o.keys"
+			want=0
+			test -s "$expect" && want=1
+			test "$rc" = "$want" || { echo "exit status $rc, wanted $want"; false; }
+		'
+
+		test_expect_success "$tag: check --json: well formed, same findings and exit status" '
+			cd "$W/tree"
+			set -f; set -- $line; set +f
+			rc=0
+			hdrslim check --json "$@" >"$o.json" 2>"$o.json.err" || rc=$?
+			show "$o.json" "$o.json.err"
+			json_flat <"$o.json" >"$o.flat"
+			nf=$(jcount "$o.flat")
+			j=0
+			: >"$o.json.keys.raw"
+			while test $j -lt $nf; do
+				for f in file line kind; do
+					test -n "$(jget "$o.flat" "$j.$f")" ||
+						{ echo "finding $j has no \"$f\""; false; }
+				done
+				json_key "$o.flat" $j >>"$o.json.keys.raw"
+				j=$((j + 1))
+			done
+			sort "$o.json.keys.raw" >"$o.json.keys"
+			test_cmp "$expect" "$o.json.keys"
+			want=0
+			test -s "$expect" && want=1
+			test "$rc" = "$want" || { echo "exit status $rc, wanted $want"; false; }
+		'
+
+		if test -f "$case_dir/apply" && grep -q " -> fallout " "$case_dir/apply"; then
+			test_expect_success "$tag: check --json: fallout as in apply" '
+				nf=$(jcount "$o.flat")
+				j=0
+				while test $j -lt $nf; do
+					key=$(json_key "$o.flat" $j)
+					json_actions "$o.flat" $j >"$o.json.actions"
+					fallout_of "$key" "$o.json.actions" >"$o.fall.got"
+					fallout_of "$key" "$case_dir/apply" >"$o.fall.want"
+					echo "$key:"
+					test_cmp "$o.fall.want" "$o.fall.got"
+					j=$((j + 1))
+				done
+			'
+		fi
+
+		test_expect_success "$tag: check --json: each suggestion applied keeps every file compiling" '
+			test -s "$o.flat"
+			nf=$(jcount "$o.flat")
+			fails=0
+			j=0
+			while test $j -lt $nf; do
+				key=$(json_key "$o.flat" $j)
+				json_actions "$o.flat" $j >"$o.json.actions.$j"
+				echo "== finding $j: $key"
+				cat "$o.json.actions.$j"
+				fresh "$case_dir" "$o.json.$j"
+				(cd "$o.json.$j" &&
+				 apply_finding "$key" "$o.json.actions.$j" &&
+				 compile_configs "$o.configs") || fails=$((fails + 1))
+				j=$((j + 1))
+			done
+			test "$fails" = 0 || { echo "$fails finding(s) break the build"; false; }
+		'
+
+		case $line in
+		*--kinds*) ;;
+		*)
+			test_expect_success "$tag: check --kinds=unused: only the unused findings" '
+				cd "$W/tree"
+				set -f; set -- $line; set +f
+				rc=0
+				hdrslim check --kinds=unused "$@" >"$o.unused.out" 2>"$o.unused.err" || rc=$?
+				check_keys <"$o.unused.out" >"$o.unused.keys"
+				{ grep ": unused: " "$expect" || :; } >"$o.unused.want"
+				show "$o.unused.out" "$o.unused.err"
+				test_cmp "$o.unused.want" "$o.unused.keys"
+				want=0
+				test -s "$o.unused.want" && want=1
+				test "$rc" = "$want" || { echo "exit status $rc, wanted $want"; false; }
+			'
+			;;
+		esac
+	done <"$case_dir/cmd"
+
+	# keep: includes that must not be reported unused; gcc must need them
+	# in the union of the configurations of the first invocation.
+	if test -f "$case_dir/keep"; then
+		first=$(grep -v -e '^#' -e '^[[:space:]]*$' "$case_dir/cmd" | head -n 1)
+		(set -f; write_configs "$case_dir" "$W/keep.configs" $first)
+		k=0
+		grep -v -e '^#' -e '^[[:space:]]*$' "$case_dir/keep" >"$W/keep.list"
+		while IFS= read -r kline; do
+			k=$((k + 1))
+			key=${kline%% -> *}
+			test_expect_success "$c: fixture: keep: without \"$kline\" gcc fails" '
+				fresh "$case_dir" "$W/keep.$k"
+				cd "$W/keep.$k"
+				printf "%s\n" "$kline" >"$W/keep.$k.actions"
+				apply_finding "$key" "$W/keep.$k.actions"
+				some_config_fails "$W/keep.configs"
+			'
+		done <"$W/keep.list"
+	fi
+
+	if test -f "$case_dir/apply"; then
+		test_expect_success "$c: fixture: every apply entry belongs to an expected finding" '
+			grep -v -e "^#" -e "^[[:space:]]*\$" "$case_dir/apply" |
+				sed "s/ -> .*//" | sort -u >"$W/apply.keys"
+			cat "$case_dir"/expect* | sort -u >"$W/all.keys"
+			comm -23 "$W/apply.keys" "$W/all.keys" >"$W/apply.stray"
+			test_must_be_empty "$W/apply.stray"
+		'
+	fi
+done
+
+# ---- things checked once rather than per case ---------------------------
+
+RN=$CHECK/redundant-natural
+UI=$CHECK/unused-include
+
+test_expect_success 'FILE arguments: only the named files, relative to the current directory' '
+	fresh "$RN" rn
+	echo "kernel/signal.c:1: redundant: #include <linux/sched.h>" >expect.rn
+	rc=0
+	hdrslim check -I "$PWD/rn/include" rn rn/kernel/signal.c >out.rn || rc=$?
+	check_keys <out.rn >keys.rn
+	test_cmp expect.rn keys.rn
+	test "$rc" = 1
+	rc=0
+	hdrslim check -I "$PWD/rn/include" rn rn/kernel/exit.c >out.rn2 || rc=$?
+	check_keys <out.rn2 >keys.rn2
+	test_must_be_empty keys.rn2
+	test "$rc" = 0
+'
+
+test_expect_success 'FILE arguments: a header is checked too' '
+	fresh "$UI" ui
+	echo "include/linux/sched.h:4: unused: #include <linux/capability.h>" >expect.ui
+	(cd ui/include && hdrslim check -I "$TRASH_DIRECTORY/ui/include" .. linux/sched.h) >out.ui || :
+	check_keys <out.ui >keys.ui
+	test_cmp expect.ui keys.ui
+'
+
+test_expect_success 'TREE defaults to the current directory' '
+	fresh "$RN" rn3
+	(cd rn3 && hdrslim check -I include) >out.rn3 || :
+	check_keys <out.rn3 >keys.rn3
+	test_cmp "$RN/expect" keys.rn3
+'
+
+test_expect_success 'a nonexistent TREE: exit 2' '
+	test_expect_code 2 hdrslim check no-such-tree
+'
+
+test_expect_success 'a nonexistent FILE: exit 2' '
+	fresh "$RN" rn4
+	test_expect_code 2 hdrslim check rn4 rn4/kernel/no-such-file.c
+'
+
+test_expect_success 'an unknown --kinds or --policy value: exit 2' '
+	fresh "$RN" rn5
+	test_expect_code 2 hdrslim check --kinds=bogus rn5 &&
+	test_expect_code 2 hdrslim check --policy=bogus rn5
+'
+
+test_expect_success 'nothing was written into the fixture trees' '
+	(cd "$CHECK" && find . -type f | sort | xargs cksum) >check.after
+	test_cmp check.before check.after
+'
+
+test_done
