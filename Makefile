@@ -48,6 +48,11 @@ bench: hdrslim
 verify-kernel: hdrslim
 	scripts/verify-kernel
 
+# Apply N of check's removal findings one at a time on the kernel build
+# (PRECISION_FLAGS, e.g. --n 100 --seed 1) and recompile what they touch.
+precision: hdrslim
+	scripts/precision $(PRECISION_FLAGS)
+
 fuzz:
 	$(MAKE) -C fuzz run
 
@@ -55,4 +60,4 @@ clean:
 	rm -rf build hdrslim hdrslim-asan
 	$(MAKE) -C fuzz clean 2>/dev/null || true
 
-.PHONY: all check check-headers asan bench verify-kernel fuzz clean
+.PHONY: all check check-headers asan bench verify-kernel precision fuzz clean

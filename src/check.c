@@ -13,7 +13,9 @@
  */
 #include "check.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,10 +46,15 @@ struct Check {
 	bool *has_unresolved;
 	/* whole-tree reverse include edges, for fallout */
 	int *rev_off, *rev;
+	int *fwd_off, *fwd;  /* and forward */
+	int *fprov_off, *fprov; /* by file: the name ids it provides */
 	bool rev_built;
 	int nfiles;
 	int fallback_ctx;
 	int *ctx_of_file; /* filled before the threads start */
+	/* what users wrote: IWYU pragmas and the mapping file */
+	int *public_of;   /* by file id: the header to include instead, or -1 */
+	bool any_export;  /* some file exports an include */
 };
 
 static const char *const kind_names[FK_NKINDS] = {
@@ -66,6 +73,7 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 static void add_unique(IntVec *v, int x);
+static void findings_free_one(Finding *f);
 
 /* ---- the symbol index ---- */
 
@@ -81,6 +89,232 @@ static int name_id(Interner *in, const char *s, size_t n, bool tag, bool add)
 		n += 7;
 	}
 	return add ? intern(in, s, n) : intern_find(in, s, n);
+}
+
+/* ---- what users wrote ---- */
+
+static const Symbols *syms_of(const Check *ck, int file)
+{
+	return ck->s->ft.files[file].syms;
+}
+
+static bool has_pragma(const Symbols *sy, unsigned line, int kind)
+{
+	for (uint32_t k = 0; sy && k < sy->npragmas; k++)
+		if (sym_pragmas(sy)[k].kind == kind && sym_pragmas(sy)[k].line == line)
+			return true;
+	return false;
+}
+
+/* An include line whose file's names count as the includer's own. */
+static bool exported_line(const Symbols *sy, unsigned line)
+{
+	if (!sy || !sy->npragmas)
+		return false;
+	if (has_pragma(sy, line, PR_EXPORT))
+		return true;
+	bool open = false;
+	for (uint32_t k = 0; k < sy->npragmas; k++) {
+		const SymEntry *e = &sym_pragmas(sy)[k];
+		if (e->line >= line)
+			continue;
+		if (e->kind == PR_BEGIN_EXPORTS)
+			open = true;
+		else if (e->kind == PR_END_EXPORTS)
+			open = false;
+	}
+	/* the pragmas are not in line order: begin/end pairs are rare, so
+	 * look again for an end between the last begin and the line */
+	if (open) {
+		unsigned begin = 0;
+		for (uint32_t k = 0; k < sy->npragmas; k++) {
+			const SymEntry *e = &sym_pragmas(sy)[k];
+			if (e->kind == PR_BEGIN_EXPORTS && e->line < line && e->line > begin)
+				begin = e->line;
+		}
+		for (uint32_t k = 0; k < sy->npragmas; k++) {
+			const SymEntry *e = &sym_pragmas(sy)[k];
+			if (e->kind == PR_END_EXPORTS && e->line > begin && e->line < line)
+				return false;
+		}
+	}
+	return open;
+}
+
+/* An include line no finding may remove. */
+static bool kept_line(const Symbols *sy, unsigned line)
+{
+	return sy && sy->npragmas &&
+	       (has_pragma(sy, line, PR_KEEP) || has_pragma(sy, line, PR_NESTED) || exported_line(sy, line));
+}
+
+/* The file a spelled header names: "x.h" next to `from` first, else any
+ * known file whose path ends in it (in the tree first, then the
+ * shortest).  -1 when none. */
+static int resolve_spelled(Check *ck, int from, const char *spelled, size_t n)
+{
+	FileTable *ft = &ck->s->ft;
+	bool quoted = n >= 2 && spelled[0] == '"';
+	if (n >= 2 && (spelled[0] == '"' || spelled[0] == '<')) {
+		spelled++;
+		n -= 2;
+	}
+	char *name = xasprintf("%.*s", (int)n, spelled);
+	int best = -1;
+	if (from >= 0 && quoted) {
+		char *dir = path_dirname(fs_keystr(ft, ft->files[from].key));
+		char *joined = strcmp(dir, ".") ? xasprintf("%s/%s", dir, name) : xstrdup(name);
+		for (int f = 0; f < ft->nfiles && best < 0; f++)
+			if (ft->files[f].facts && !strcmp(fs_keystr(ft, ft->files[f].key), joined))
+				best = f;
+		free(dir);
+		free(joined);
+	}
+	size_t best_len = 0;
+	bool best_in_tree = false;
+	if (best < 0) {
+		for (int f = 0; f < ft->nfiles; f++) {
+			if (!ft->files[f].facts)
+				continue;
+			const char *k = fs_keystr(ft, ft->files[f].key);
+			size_t kl = strlen(k);
+			if (kl < n || strcmp(k + kl - n, name) || (kl > n && k[kl - n - 1] != '/'))
+				continue;
+			bool in_tree = ft->files[f].flags & F_IN_TREE;
+			if (best < 0 || (in_tree && !best_in_tree) || (in_tree == best_in_tree && kl < best_len)) {
+				best = f;
+				best_len = kl;
+				best_in_tree = in_tree;
+			}
+		}
+	}
+	free(name);
+	return best;
+}
+
+/* Whether a spelled header names file f (by path suffix). */
+static bool spelled_is(Check *ck, const char *spelled, size_t n, int f)
+{
+	if (n >= 2 && (spelled[0] == '"' || spelled[0] == '<')) {
+		spelled++;
+		n -= 2;
+	}
+	const char *k = fs_keystr(&ck->s->ft, ck->s->ft.files[f].key);
+	size_t kl = strlen(k);
+	return kl >= n && !memcmp(k + kl - n, spelled, n) && (kl == n || k[kl - n - 1] == '/');
+}
+
+/* The header to suggest to `from` instead of target: where a private
+ * header or a mapping says users should go. */
+static int public_home(const Check *ck, int from, int target)
+{
+	for (int i = 0; i < 8 && target >= 0 && ck->public_of[target] >= 0 && ck->public_of[target] != from; i++)
+		target = ck->public_of[target];
+	return target;
+}
+
+/* Whether file says never to include target (IWYU pragma: no_include). */
+static bool no_include(Check *ck, int file, int target)
+{
+	const Symbols *sy = syms_of(ck, file);
+	for (uint32_t k = 0; sy && k < sy->npragmas; k++) {
+		const SymEntry *e = &sym_pragmas(sy)[k];
+		if (e->kind == PR_NO_INCLUDE && spelled_is(ck, sym_name(sy, e), e->name_len, target))
+			return true;
+	}
+	return false;
+}
+
+static void read_pragmas(Check *ck)
+{
+	FileTable *ft = &ck->s->ft;
+	ck->public_of = xmalloc(((size_t)ft->nfiles + 1) * sizeof(int));
+	for (int f = 0; f < ft->nfiles; f++)
+		ck->public_of[f] = -1;
+	for (int f = 0; f < ft->nfiles; f++) {
+		const Symbols *sy = ft->files[f].syms;
+		for (uint32_t k = 0; sy && k < sy->npragmas; k++) {
+			const SymEntry *e = &sym_pragmas(sy)[k];
+			if (e->kind == PR_EXPORT || e->kind == PR_BEGIN_EXPORTS)
+				ck->any_export = true;
+			if (e->kind == PR_PRIVATE && e->name_len) {
+				int pub = resolve_spelled(ck, f, sym_name(sy, e), e->name_len);
+				if (pub >= 0 && pub != f)
+					ck->public_of[f] = pub;
+			}
+		}
+	}
+}
+
+/* The spelled headers of one mapping line, at most two: "<a.h> -> <b.h>"
+ * or, in an IWYU mapping, the quoted strings of
+ * { include: ["<a.h>", "private", "\"b.h\"", "public"] } that are headers. */
+static int mapping_headers(char *line, char *hs[2])
+{
+	int nh = 0;
+	bool iwyu = strstr(line, "include:") != NULL;
+	for (char *p = line; *p && nh < 2; p++) {
+		if (iwyu) {
+			if (*p != '"')
+				continue;
+			/* a JSON string: unescape in place */
+			char *w = p + 1, *r = p + 1;
+			while (*r && *r != '"') {
+				if (*r == '\\' && r[1])
+					r++;
+				*w++ = *r++;
+			}
+			if (!*r)
+				return -1;
+			*w = 0;
+			if ((p[1] == '<' || p[1] == '"') && w - p > 3)
+				hs[nh++] = p + 1;
+			p = r;
+		} else if (*p == '<' || *p == '"') {
+			char *q = strchr(p + 1, *p == '<' ? '>' : '"');
+			if (!q)
+				return -1;
+			char end = q[1];
+			q[1] = 0;
+			hs[nh++] = p;
+			if (!end)
+				break;
+			p = q + 1;
+		} else if (*p == '#') {
+			break; /* a comment */
+		}
+	}
+	return nh;
+}
+
+void check_load_mapping(Check *ck, const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		die("%s: cannot read the mapping file: %s", path, strerror(errno));
+	FileTable *ft = &ck->s->ft;
+	char *line = NULL;
+	size_t cap = 0;
+	int lineno = 0;
+	while (getline(&line, &cap, fp) >= 0) {
+		lineno++;
+		if (memchr(line, 0, strlen(line) + 1) != line + strlen(line))
+			die("%s:%d: NUL byte in the mapping file", path, lineno);
+		char *t = line + strspn(line, " \t\r\n[]{},");
+		if (!*t || *t == '#' || !strncmp(t, "//", 2))
+			continue;
+		char *hs[2];
+		if (mapping_headers(line, hs) != 2)
+			die("%s:%d: expected '<private.h> -> <public.h>' or an IWYU include mapping", path, lineno);
+		int pub = resolve_spelled(ck, -1, hs[1], strlen(hs[1]));
+		if (pub < 0)
+			continue; /* not in this tree */
+		for (int f = 0; f < ft->nfiles; f++)
+			if (ft->files[f].facts && f != pub && spelled_is(ck, hs[0], strlen(hs[0]), f))
+				ck->public_of[f] = pub;
+	}
+	free(line);
+	fclose(fp);
 }
 
 static void build_index(Check *ck)
@@ -129,7 +363,11 @@ static void build_index(Check *ck)
 		}
 	}
 	free(fill);
-	vec_free(&ids);
+	/* ids is in file order: per file, the names it provides */
+	ck->fprov_off = xcalloc((size_t)ft->nfiles + 1, sizeof(int));
+	for (int f = 0; f < ft->nfiles; f++)
+		ck->fprov_off[f + 1] = ck->fprov_off[f] + (ft->files[f].syms ? (int)ft->files[f].syms->nprovides : 0);
+	ck->fprov = ids.v;
 	vec_free(&count);
 	/* uses, as name ids; a name nobody provides cannot decide anything */
 	ck->uses = xcalloc((size_t)ft->nfiles + 1, sizeof(*ck->uses));
@@ -179,6 +417,8 @@ typedef struct {
 	VEC(RootEdge) redges;
 	IntVec lab1, lab2, stack;
 	IntVec prov_nodes;
+	IntVec exp_pairs;    /* (node, node that exports it) pairs */
+	uint32_t *fmark, *nmark, fepoch; /* fallout: by file id, by name id */
 	uint32_t *seen_name; /* by name id: epoch of the last file that used it */
 	int *seen_slot;      /* by name id: its index in the effective uses */
 	uint32_t epoch;
@@ -255,6 +495,9 @@ static void root_free(Root *r)
 	vec_free(&r->lab2);
 	vec_free(&r->stack);
 	vec_free(&r->prov_nodes);
+	vec_free(&r->exp_pairs);
+	free(r->fmark);
+	free(r->nmark);
 	free(r->seen_name);
 	free(r->seen_slot);
 }
@@ -273,6 +516,35 @@ static void load_root(Check *ck, Root *r, int file)
 	session_tu(ck->s, &u, &r->g);
 	tu_build_csr(&r->g);
 	label(r, ck->s->ft.files[file].facts);
+	/* exported includes: the exporter provides what they provide */
+	r->exp_pairs.n = 0;
+	if (!ck->any_export)
+		return;
+	for (int k = 0; k < r->g.edges.n; k++) {
+		const TuEdge *e = &r->g.edges.v[k];
+		int from = r->g.nodes.v[e->from];
+		const Facts *ff = ck->s->ft.files[from].facts;
+		if (e->dir < 0 || e->to < 0 || !ff)
+			continue;
+		if (exported_line(syms_of(ck, from), facts_dirs(ff)[e->dir].line)) {
+			vec_push(&r->exp_pairs, e->to);
+			vec_push(&r->exp_pairs, e->from);
+		}
+	}
+}
+
+/* Adds to r->prov_nodes the nodes that export one of them (through
+ * chains of exports).  -1 when the root is one. */
+static int add_exporters(Root *r)
+{
+	for (int i = 0; i < r->prov_nodes.n; i++)
+		for (int k = 0; k + 1 < r->exp_pairs.n; k += 2)
+			if (r->exp_pairs.v[k] == r->prov_nodes.v[i]) {
+				if (r->exp_pairs.v[k + 1] == 0)
+					return -1;
+				add_unique(&r->prov_nodes, r->exp_pairs.v[k + 1]);
+			}
+	return r->prov_nodes.n;
 }
 
 /* Whether a provide of this kind satisfies a use with these flags. */
@@ -308,7 +580,7 @@ static int providers(Check *ck, Root *r, int id, int flags)
 		if (p->kind == best)
 			vec_push(&r->prov_nodes, node);
 	}
-	return r->prov_nodes.n;
+	return r->exp_pairs.n ? add_exporters(r) : r->prov_nodes.n;
 }
 
 /*
@@ -364,7 +636,7 @@ static int all_providers(Check *ck, Root *r, int id, int flags)
 			return -1;
 		add_unique(&r->prov_nodes, node);
 	}
-	return r->prov_nodes.n;
+	return r->exp_pairs.n ? add_exporters(r) : r->prov_nodes.n;
 }
 
 /* ---- unresolved uses of headers ---- */
@@ -556,6 +828,14 @@ static void build_rev(Check *ck)
 				vec_push(&to, out.v[k]);
 			}
 	}
+	ck->fwd_off = xcalloc((size_t)n + 1, sizeof(int));
+	for (int k = 0; k < from.n; k++)
+		ck->fwd_off[from.v[k] + 1]++;
+	for (int i = 0; i < n; i++)
+		ck->fwd_off[i + 1] += ck->fwd_off[i];
+	ck->fwd = xmalloc((size_t)to.n * sizeof(int) + 1);
+	for (int k = 0; k < to.n; k++)
+		ck->fwd[k] = to.v[k]; /* from is in file order */
 	ck->rev_off = xcalloc((size_t)n + 1, sizeof(int));
 	for (int k = 0; k < to.n; k++)
 		ck->rev_off[to.v[k] + 1]++;
@@ -571,39 +851,61 @@ static void build_rev(Check *ck)
 	vec_free(&out);
 }
 
+/* A header, or a .c file some other file includes: what it leaves
+ * unresolved is its includers' to provide, and its findings have
+ * fallout. */
+static bool is_included(Check *ck, int file)
+{
+	const char *k = fs_keystr(&ck->s->ft, ck->s->ft.files[file].key);
+	return !ends_with(k, ".c") || ck->rev_off[file + 1] > ck->rev_off[file];
+}
+
 /*
  * A header's finding removes the files `leaving` from its closure.  Every
  * file that reaches the header and uses a name whose only providers it
  * could see are among them must include a provider itself.
  */
-static void compute_fallout(Check *ck, Finding *fd, const IntVec *leaving)
+static void compute_fallout(Check *ck, Root *r, Finding *fd, const IntVec *leaving)
 {
 	build_rev(ck);
 	int n = ck->nfiles;
-	uint8_t *in_leaving = xcalloc((size_t)n + 1, 1);
-	for (int i = 0; i < leaving->n; i++)
-		in_leaving[leaving->v[i]] = 1;
-	/* files that reach the header */
-	uint8_t *seen = xcalloc((size_t)n + 1, 1);
-	IntVec queue = {0};
-	vec_push(&queue, fd->file);
-	seen[fd->file] = 1;
-	for (int qi = 0; qi < queue.n; qi++) {
-		int f = queue.v[qi];
-		for (int k = ck->rev_off[f]; k < ck->rev_off[f + 1]; k++)
-			if (!seen[ck->rev[k]]) {
-				seen[ck->rev[k]] = 1;
-				vec_push(&queue, ck->rev[k]);
-			}
+	if (!r->fmark) {
+		r->fmark = xcalloc((size_t)n + 1, sizeof(uint32_t));
+		r->nmark = xcalloc((size_t)intern_count(ck->names) + 1, sizeof(uint32_t));
 	}
-	for (int qi = 1; qi < queue.n; qi++) {
-		int z = queue.v[qi];
-		if (in_leaving[z])
+	/* epochs: fmark == e leaving, == e + 1 reaches the header; nmark == e
+	 * a name some leaving file provides */
+	r->fepoch += 2;
+	uint32_t e = r->fepoch;
+	for (int i = 0; i < leaving->n; i++) {
+		int f = leaving->v[i];
+		r->fmark[f] = e;
+		for (int k = ck->fprov_off[f]; k < ck->fprov_off[f + 1]; k++)
+			r->nmark[ck->fprov[k]] = e;
+	}
+	/* files that reach the header */
+	r->stack.n = 0;
+	vec_push(&r->stack, fd->file);
+	if (r->fmark[fd->file] != e)
+		r->fmark[fd->file] = e + 1;
+	for (int qi = 0; qi < r->stack.n; qi++) {
+		int f = r->stack.v[qi];
+		for (int k = ck->rev_off[f]; k < ck->rev_off[f + 1]; k++) {
+			int z = ck->rev[k];
+			if (r->fmark[z] == e || r->fmark[z] == e + 1)
+				continue;
+			r->fmark[z] = e + 1;
+			vec_push(&r->stack, z);
+		}
+	}
+	for (int qi = 1; qi < r->stack.n; qi++) {
+		int z = r->stack.v[qi];
+		if (r->fmark[z] == e)
 			continue;
 		Fallout fo = {.file = z};
 		for (int k = 0; k < ck->uses[z].n; k++) {
 			UseRef *u = &ck->uses[z].v[k];
-			if ((u->flags & UF_TAG) && !(u->flags & UF_COMPLETE))
+			if (r->nmark[u->id] != e || ((u->flags & UF_TAG) && !(u->flags & UF_COMPLETE)))
 				continue;
 			/* providers: some leaving, none that z provides itself or
 			 * includes directly outside the leaving set */
@@ -615,16 +917,17 @@ static void compute_fallout(Check *ck, Finding *fd, const IntVec *leaving)
 					continue;
 				if (p->file == z)
 					safe = true;
-				else if (in_leaving[p->file] && p->kind < best)
-					best = p->kind, home = p->file;
+				else if (r->fmark[p->file] == e) {
+					if (p->kind < best)
+						best = p->kind, home = p->file;
+				} else {
+					for (int t = ck->fwd_off[z]; t < ck->fwd_off[z + 1] && !safe; t++)
+						safe = ck->fwd[t] == p->file;
+				}
 			}
 			if (safe || home < 0)
 				continue;
-			/* still provided by something z reaches another way? z's own
-			 * direct includes outside the leaving set are checked */
-			const Facts *zf = ck->s->ft.files[z].facts;
-			(void)zf;
-			add_unique(&fo.add, home);
+			add_unique(&fo.add, public_home(ck, z, home));
 			add_unique(&fo.syms, u->id);
 		}
 		if (fo.add.n)
@@ -634,9 +937,6 @@ static void compute_fallout(Check *ck, Finding *fd, const IntVec *leaving)
 			vec_free(&fo.syms);
 		}
 	}
-	free(in_leaving);
-	free(seen);
-	vec_free(&queue);
 }
 
 static bool wanted(const Check *ck, int kind)
@@ -811,10 +1111,14 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 			}
 			continue;
 		}
-		for (int j = 0; j < np; j++)
-			for (int c = 0; c < nre; c++)
-				if (r->redges.v[c].node == r->prov_nodes.v[j] && e->from < 0)
-					uses_itself[c] = 1;
+		/* the direct include lines of a provider (its first two) */
+		for (int j = 0; j < np && e->from < 0; j++) {
+			int p = r->prov_nodes.v[j];
+			if (r->lab1.v[p] >= 0 && r->redges.v[r->lab1.v[p]].node == p)
+				uses_itself[r->lab1.v[p]] = 1;
+			if (r->lab2.v[p] >= 0 && r->redges.v[r->lab2.v[p]].node == p)
+				uses_itself[r->lab2.v[p]] = 1;
+		}
 		int c = use_depends(r, e, lines, &nlines);
 		if (c == -2) {
 			for (int j = 0; j < nlines; j++)
@@ -823,10 +1127,13 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 			vec_push(&deps[c], k);
 		}
 	}
+	const Symbols *own_syms = syms_of(ck, file);
 	for (int c = 0; c < nre; c++) {
 		RootEdge *re = &r->redges.v[c];
 		if (re->dir < 0 || keep[c])
 			continue; /* forced includes are always there */
+		if (kept_line(own_syms, re->line))
+			continue; /* the user said so, or an X-macro table */
 		int target = r->g.nodes.v[re->node];
 		if (target == file)
 			continue;
@@ -899,11 +1206,25 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 						if (r->lab1.v[r->prov_nodes.v[q]] == c)
 							home = r->prov_nodes.v[q];
 				}
-				if (home >= 0)
-					add_unique(&fd.add, r->g.nodes.v[home]);
+				if (home < 0)
+					continue;
+				int h = public_home(ck, file, r->g.nodes.v[home]);
+				if (h == target)
+					continue; /* the public face of it is what it includes */
+				add_unique(&fd.add, h);
+			}
+			bool refused = !fd.add.n;
+			for (int a = 0; a < fd.add.n; a++)
+				if (no_include(ck, file, fd.add.v[a]))
+					refused = true;
+			if (refused) {
+				/* what it would need instead is not to be included
+				 * here: the include stays */
+				findings_free_one(&fd);
+				continue;
 			}
 		}
-		if ((kind == FK_UNUSED || kind == FK_REPLACEABLE || kind == FK_FORWARD) && !ends_with(fs_keystr(ft, ft->files[file].key), ".c")) {
+		if ((kind == FK_UNUSED || kind == FK_REPLACEABLE || kind == FK_FORWARD) && is_included(ck, file)) {
 			IntVec leaving = {0};
 			for (int v = 1; v < r->n; v++)
 				if (r->lab1.v[v] == c && r->lab2.v[v] < 0) {
@@ -915,7 +1236,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 					if (!added)
 						vec_push(&leaving, f);
 				}
-			compute_fallout(ck, &fd, &leaving);
+			compute_fallout(ck, r, &fd, &leaving);
 			vec_free(&leaving);
 		}
 		vec_push(out, fd);
@@ -937,17 +1258,25 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 				int l = r->lab1.v[p];
 				if (l >= 0 && (r->redges.v[l].node == p || r->redges.v[l].dir < 0))
 					direct = true;
+				/* a private header's public face, included directly */
+				int pub = public_home(ck, file, r->g.nodes.v[p]);
+				int pn = pub != r->g.nodes.v[p] ? tu_find(&r->g, pub) : -1;
+				if (pn > 0 && r->lab1.v[pn] >= 0 && r->redges.v[r->lab1.v[pn]].node == pn)
+					direct = true;
 			}
 			if (direct)
 				continue;
 			int home = r->prov_nodes.v[0];
 			if (r->lab1.v[home] < 0)
 				continue;
+			int target = public_home(ck, file, r->g.nodes.v[home]);
+			if (no_include(ck, file, target))
+				continue;
 			Finding fd;
 			finding_init(&fd, file, FK_MISSING);
 			fd.line = e->line;
 			fd.sym = e->id;
-			fd.target = r->g.nodes.v[home];
+			fd.target = target;
 			vec_push(&fd.syms, e->id);
 			vec_push(&fd.add, fd.target);
 			chain_to(ck, r, r->lab1.v[home], home, &fd.via);
@@ -972,6 +1301,7 @@ Check *check_new(Session *s, unsigned kinds, bool strict)
 	ck->kinds = kinds;
 	ck->strict = strict;
 	build_index(ck);
+	read_pragmas(ck);
 	return ck;
 }
 
@@ -989,8 +1319,13 @@ void check_free(Check *ck)
 	free(ck->prov_off);
 	free(ck->provs);
 	free(ck->rev_off);
+	free(ck->fwd_off);
+	free(ck->fwd);
+	free(ck->fprov_off);
+	free(ck->fprov);
 	free(ck->rev);
 	free(ck->ctx_of_file);
+	free(ck->public_of);
 	interner_free(ck->names);
 	free(ck);
 }
@@ -1034,7 +1369,8 @@ static void missing_from_fallout(Check *ck, const int *files, int n, FindingVec 
 					int id = fo->syms.v[q];
 					bool from_home = false;
 					for (int j = ck->prov_off[id]; j < ck->prov_off[id + 1]; j++)
-						if (ck->provs[j].file == fd.target && ck->provs[j].kind != SK_SEED)
+						if (ck->provs[j].kind != SK_SEED &&
+						    public_home(ck, fo->file, ck->provs[j].file) == fd.target)
 							from_home = true;
 					if (!from_home)
 						continue;
@@ -1133,17 +1469,15 @@ void check_run(Check *ck, const int *files, int n, FindingVec *out)
 	}
 	/* every header: what it leaves to its includers */
 	phase("check-headers");
+	build_rev(ck);
 	IntVec headers = {0};
-	for (int f = 0; f < ft->nfiles; f++) {
-		const char *k = fs_keystr(ft, ft->files[f].key);
-		if (ft->files[f].facts && ft->files[f].syms && !ends_with(k, ".c"))
+	for (int f = 0; f < ft->nfiles; f++)
+		if (ft->files[f].facts && ft->files[f].syms && is_included(ck, f))
 			vec_push(&headers, f);
-	}
 	Job job = {.ck = ck, .files = headers.v, .n = headers.n, .headers = true};
 	run_parallel(&job, s->pp ? 1 : s->opt->jobs); /* exact walks share one table */
 	vec_free(&headers);
 	phase("check-files");
-	build_rev(ck);
 	job = (Job){.ck = ck, .files = files, .n = n};
 	run_parallel(&job, s->pp ? 1 : s->opt->jobs); /* exact walks share one table */
 	*out = job.out;
@@ -1154,20 +1488,23 @@ void check_run(Check *ck, const int *files, int n, FindingVec *out)
 		qsort(out->v, (size_t)out->n, sizeof(Finding), cmp_finding);
 }
 
+static void findings_free_one(Finding *f)
+{
+	vec_free(&f->syms);
+	vec_free(&f->via);
+	vec_free(&f->add);
+	free(f->condition);
+	for (int k = 0; k < f->fallout.n; k++) {
+		vec_free(&f->fallout.v[k].add);
+		vec_free(&f->fallout.v[k].syms);
+	}
+	vec_free(&f->fallout);
+}
+
 void findings_free(FindingVec *v)
 {
-	for (int i = 0; i < v->n; i++) {
-		Finding *f = &v->v[i];
-		vec_free(&f->syms);
-		vec_free(&f->via);
-		vec_free(&f->add);
-		free(f->condition);
-		for (int k = 0; k < f->fallout.n; k++) {
-			vec_free(&f->fallout.v[k].add);
-			vec_free(&f->fallout.v[k].syms);
-		}
-		vec_free(&f->fallout);
-	}
+	for (int i = 0; i < v->n; i++)
+		findings_free_one(&v->v[i]);
 	vec_free(v);
 }
 

@@ -54,6 +54,10 @@ typedef struct Check Check;
 /* kinds: bit set of (1 << FindingKind); strict: include-what-you-use. */
 Check *check_new(Session *s, unsigned kinds, bool strict);
 void check_free(Check *ck);
+/* Reads a mapping file: one "<private.h> -> <public.h>" a line (or IWYU's
+ * { include: ["<a.h>", "private", "<b.h>", "public"] } lines): where a
+ * finding would suggest a.h, it suggests b.h.  Dies on a malformed line. */
+void check_load_mapping(Check *ck, const char *path);
 /* Finds everything about the given files (file ids), sorted by file and
  * line.  The session has been prepared for the tree. */
 void check_run(Check *ck, const int *files, int n, FindingVec *out);

@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "commands.h"
+#include "decl.h"
 #include "session.h"
 
 static unsigned parse_kinds(const char *s)
@@ -265,7 +266,9 @@ static void print_json(Session *s, Check *ck, const FindingVec *fv)
 int cmd_check(int argc, char **argv)
 {
 	Options o;
-	options_parse(&o, argc, argv, "check", "--json,--kinds,--policy");
+	options_parse(&o, argc, argv, "check", "--json,--kinds,--policy,--mapping,--decl-macro");
+	for (int i = 0; i < o.decl_macros.n; i++)
+		decl_add_macro(o.decl_macros.v[i]);
 	unsigned kinds = parse_kinds(o.kinds);
 	bool strict = false;
 	if (o.policy && !strcmp(o.policy, "strict"))
@@ -315,6 +318,8 @@ int cmd_check(int argc, char **argv)
 	vec_free(&tree_files);
 	session_prepare(&s, units.v, units.n);
 	Check *ck = check_new(&s, kinds, strict);
+	if (o.mapping)
+		check_load_mapping(ck, o.mapping);
 	FindingVec fv = {0};
 	check_run(ck, files.v, files.n, &fv);
 	phase("output");

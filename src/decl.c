@@ -48,7 +48,7 @@ typedef struct {
 } Local;
 
 struct DeclScratch {
-	VEC(SymEntry) prov, uses;
+	VEC(SymEntry) prov, uses, pragmas;
 	VEC(char) strs;
 	Slot *slots;
 	uint32_t nslots, nused;
@@ -517,6 +517,10 @@ static void directive(D *d)
 	}
 	if (is_endif && d->ncond > 0)
 		d->ncond--;
+	if (d->balance > 0 && (word_is(&k, "include") || word_is(&k, "include_next"))) {
+		SymEntry e = {.kind = PR_NESTED, .line = k.line};
+		vec_push(&d->s->pragmas, e);
+	}
 	skip_directive_line(d);
 }
 
@@ -1357,6 +1361,94 @@ static void directive_facts(DeclScratch *s, const Facts *f, const uint32_t *dead
 	}
 }
 
+/* ---- pragmas ---- */
+
+static bool word_at(const char **p, const char *end, const char *w)
+{
+	size_t n = strlen(w);
+	if ((size_t)(end - *p) < n || memcmp(*p, w, n) || (*p + n < end && ident_char((*p)[n])))
+		return false;
+	*p += n;
+	return true;
+}
+
+static void skip_blanks(const char **p, const char *end)
+{
+	while (*p < end && (**p == ' ' || **p == '\t'))
+		(*p)++;
+}
+
+/* The header a pragma names: "x.h" or <x.h>, kept as written. */
+static void pragma_header(DeclScratch *s, SymEntry *e, const char *p, const char *end)
+{
+	skip_blanks(&p, end);
+	if (p >= end || (*p != '"' && *p != '<'))
+		return;
+	char close = *p == '<' ? '>' : '"';
+	const char *q = p + 1;
+	while (q < end && *q != close && *q != '\n')
+		q++;
+	if (q >= end || *q != close || q - p > 250)
+		return;
+	e->name_off = add_str(s, p, (uint32_t)(q + 1 - p));
+	e->name_len = (uint16_t)(q + 1 - p);
+}
+
+/*
+ * IWYU pragmas and hdrslim's own, in comments: "// IWYU pragma: keep",
+ * "/" "* hdrslim: keep *" "/".  Found by a search for the two markers (rare
+ * in most trees, so cheap), each accepted only right after a comment
+ * opener on its line.
+ */
+static void find_pragmas(DeclScratch *s, const char *buf, size_t len)
+{
+	static const char *const markers[] = {"IWYU pragma:", "hdrslim:"};
+	for (int m = 0; m < 2; m++) {
+		size_t mlen = strlen(markers[m]);
+		const char *p = buf, *end = buf + len, *counted = buf;
+		uint32_t line = 1;
+		while ((p = memmem(p, (size_t)(end - p), markers[m], mlen)) != NULL) {
+			for (; counted < p; counted++)
+				line += *counted == '\n';
+			const char *q = p;
+			while (q > buf && (q[-1] == ' ' || q[-1] == '\t'))
+				q--;
+			bool in_comment = q - buf >= 2 && q[-2] == '/' && (q[-1] == '/' || q[-1] == '*');
+			p += mlen;
+			if (!in_comment)
+				continue;
+			const char *a = p;
+			skip_blanks(&a, end);
+			SymEntry e = {.line = line};
+			if (word_at(&a, end, "keep"))
+				e.kind = PR_KEEP;
+			else if (word_at(&a, end, "export"))
+				e.kind = PR_EXPORT;
+			else if (m == 0 && word_at(&a, end, "begin_exports"))
+				e.kind = PR_BEGIN_EXPORTS;
+			else if (m == 0 && word_at(&a, end, "end_exports"))
+				e.kind = PR_END_EXPORTS;
+			else if (m == 0 && word_at(&a, end, "private")) {
+				e.kind = PR_PRIVATE;
+				skip_blanks(&a, end);
+				if (a < end && *a == ',') {
+					a++;
+					skip_blanks(&a, end);
+					if (word_at(&a, end, "include"))
+						pragma_header(s, &e, a, end);
+				}
+			} else if (m == 0 && word_at(&a, end, "no_include")) {
+				e.kind = PR_NO_INCLUDE;
+				pragma_header(s, &e, a, end);
+				if (!e.name_len)
+					continue;
+			} else
+				continue;
+			vec_push(&s->pragmas, e);
+		}
+	}
+}
+
 /* ---- entry points ---- */
 
 DeclScratch *decl_scratch_new(void)
@@ -1371,6 +1463,7 @@ void decl_scratch_free(DeclScratch *s)
 		return;
 	vec_free(&s->prov);
 	vec_free(&s->uses);
+	vec_free(&s->pragmas);
 	vec_free(&s->strs);
 	vec_free(&s->stmt);
 	vec_free(&s->locals);
@@ -1386,7 +1479,7 @@ Symbols *decl_file(const char *buf, size_t len, const Facts *f, DeclScratch *s)
 Symbols *decl_file_live(const char *buf, size_t len, const Facts *f, DeclScratch *s,
 			const uint32_t *dead, int ndead)
 {
-	s->prov.n = s->uses.n = s->strs.n = s->stmt.n = s->locals.n = 0;
+	s->prov.n = s->uses.n = s->pragmas.n = s->strs.n = s->stmt.n = s->locals.n = 0;
 	for (uint32_t i = 0; i < s->nslots; i++)
 		s->slots[i].idx = -1;
 	s->nused = 0;
@@ -1395,19 +1488,24 @@ Symbols *decl_file_live(const char *buf, size_t len, const Facts *f, DeclScratch
 	D d = {.p = buf, .end = buf + len, .line = 1, .bol = true, .s = s};
 	while (peek(&d).kind != T_EOF)
 		parse_external(&d);
-	size_t size = sizeof(Symbols) + (size_t)(s->prov.n + s->uses.n) * sizeof(SymEntry) + (size_t)s->strs.n;
+	find_pragmas(s, buf, len);
+	size_t nent = (size_t)(s->prov.n + s->uses.n + s->pragmas.n);
+	size_t size = sizeof(Symbols) + nent * sizeof(SymEntry) + (size_t)s->strs.n;
 	Symbols *out = xmalloc(size);
 	out->size = (uint32_t)size;
 	out->nprovides = (uint32_t)s->prov.n;
 	out->nuses = (uint32_t)s->uses.n;
+	out->npragmas = (uint32_t)s->pragmas.n;
 	out->strs_len = (uint32_t)s->strs.n;
 	SymEntry *e = (SymEntry *)(out + 1);
 	if (s->prov.n)
 		memcpy(e, s->prov.v, (size_t)s->prov.n * sizeof(SymEntry));
 	if (s->uses.n)
 		memcpy(e + s->prov.n, s->uses.v, (size_t)s->uses.n * sizeof(SymEntry));
+	if (s->pragmas.n)
+		memcpy(e + s->prov.n + s->uses.n, s->pragmas.v, (size_t)s->pragmas.n * sizeof(SymEntry));
 	if (s->strs.n)
-		memcpy((char *)(e + s->prov.n + s->uses.n), s->strs.v, (size_t)s->strs.n);
+		memcpy((char *)(e + nent), s->strs.v, (size_t)s->strs.n);
 	return out;
 }
 

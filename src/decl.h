@@ -54,10 +54,24 @@ typedef struct {
 	uint32_t line; /* first line */
 } SymEntry;
 
+/* What a user wrote about an #include line (kind of a pragma entry; its
+ * name is the header named in the pragma, as written, or empty). */
+enum PragmaKind {
+	PR_KEEP,           /* IWYU pragma: keep, hdrslim: keep */
+	PR_EXPORT,         /* IWYU pragma: export: includers get what it brings */
+	PR_BEGIN_EXPORTS,  /* every include up to end_exports is exported */
+	PR_END_EXPORTS,
+	PR_PRIVATE,        /* IWYU pragma: private[, include "public.h"] */
+	PR_NO_INCLUDE,     /* IWYU pragma: no_include "x.h": never suggest it here */
+	PR_NESTED,         /* not a pragma: an #include inside braces or
+			    * parentheses (an X-macro table), never removable */
+};
+
 typedef struct {
 	uint32_t size; /* bytes of the whole block */
-	uint32_t nprovides, nuses, strs_len;
-	/* followed by SymEntry provides[nprovides], uses[nuses], char strs[] */
+	uint32_t nprovides, nuses, npragmas, strs_len;
+	/* followed by SymEntry provides[nprovides], uses[nuses],
+	 * pragmas[npragmas], char strs[] */
 } Symbols;
 
 static inline const SymEntry *sym_provides(const Symbols *s)
@@ -70,9 +84,14 @@ static inline const SymEntry *sym_uses(const Symbols *s)
 	return sym_provides(s) + s->nprovides;
 }
 
+static inline const SymEntry *sym_pragmas(const Symbols *s)
+{
+	return sym_uses(s) + s->nuses;
+}
+
 static inline const char *sym_name(const Symbols *s, const SymEntry *e)
 {
-	return (const char *)(sym_uses(s) + s->nuses) + e->name_off;
+	return (const char *)(sym_pragmas(s) + s->npragmas) + e->name_off;
 }
 
 static inline int sym_is_tag_kind(int kind)

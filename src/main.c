@@ -43,6 +43,7 @@ static void help(FILE *out)
 		"  cost: --sort METRIC  --top N  --json\n"
 		"  why:  --max N\n"
 		"  check: --json  --kinds=unused,replaceable,redundant,missing  --policy=minimal|strict\n"
+		"         --mapping FILE (private -> public headers)  --decl-macro NAME[,NAME]\n"
 		"\nexit status: 0 ok, 1 problems found in the analysed code, 2 cannot run\n");
 }
 

@@ -134,7 +134,14 @@ void options_parse(Options *o, int argc, char **argv, const char *cmd, const cha
 			o->kinds = xstrdup(value_of(argc, argv, &i, "--kinds", cmd));
 		else if (allowed(extra, "--policy") && is_opt(a, "--policy"))
 			o->policy = xstrdup(value_of(argc, argv, &i, "--policy", cmd));
-		else if (allowed(extra, "--max") && is_opt(a, "--max"))
+		else if (allowed(extra, "--mapping") && is_opt(a, "--mapping"))
+			o->mapping = xstrdup(value_of(argc, argv, &i, "--mapping", cmd));
+		else if (allowed(extra, "--decl-macro") && is_opt(a, "--decl-macro")) {
+			char *v = xstrdup(value_of(argc, argv, &i, "--decl-macro", cmd));
+			for (char *t = strtok(v, ","); t; t = strtok(NULL, ","))
+				vec_push(&o->decl_macros, xstrdup(t));
+			free(v);
+		} else if (allowed(extra, "--max") && is_opt(a, "--max"))
 			o->max = int_value(value_of(argc, argv, &i, "--max", cmd), "--max", cmd);
 		else
 			usage_error(cmd, "unknown option '%s'", a);
@@ -156,6 +163,10 @@ void options_free(Options *o)
 	free(o->sort);
 	free(o->kinds);
 	free(o->policy);
+	free(o->mapping);
+	for (int i = 0; i < o->decl_macros.n; i++)
+		free(o->decl_macros.v[i]);
+	vec_free(&o->decl_macros);
 	for (int i = 0; i < o->args.n; i++)
 		free(o->args.v[i]);
 	vec_free(&o->args);

@@ -31,6 +31,8 @@ typedef struct {
 	bool make_rules, missing_ok, json;
 	char *sort;
 	char *kinds, *policy; /* check */
+	char *mapping;        /* check: private -> public header mapping file */
+	StrVec decl_macros;   /* check: more declaration-style macros */
 	int top, max;
 	StrVec args;       /* positional arguments */
 } Options;
