@@ -3,11 +3,13 @@
  *
  * Layout (native endianness, every record 8-byte aligned):
  *   header  { "HDRSLIMC", u32 version, u32 count, u64 payload_hash }
- *   entries { u32 key_len, u32 facts_size, u64 size, mtime_ns, ctime_ns, ino, hash,
- *             key bytes (NUL-padded to 8), Facts block (facts_size bytes) }
+ *   entries { u32 key_len, u32 block_size, u64 size, mtime_ns, ctime_ns, ino, hash,
+ *             key bytes (NUL-padded to 8), block (block_size bytes) }
  * The payload hash covers everything after the header, so a truncated or
- * damaged file is detected and ignored; each Facts block is also checked
- * for internal consistency before it is handed out.
+ * damaged file is detected and ignored; each block is also checked for
+ * internal consistency before it is handed out.  Two kinds of cache use
+ * this layout, each in a file of its own: directive Facts (.facts) and
+ * symbol facts (.syms); both blocks start with their u32 size.
  */
 #include "cache.h"
 
@@ -21,11 +23,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "decl.h"
 #include "util.h"
 #include <xxhash.h>
 
 typedef struct {
-	uint32_t key_len, facts_size;
+	uint32_t key_len, block_size;
 	FileStat st;
 	uint64_t hash;
 } EntryHead;
@@ -35,12 +38,14 @@ typedef struct {
 	uint32_t key_len;
 	FileStat st;
 	uint64_t hash;
-	const Facts *facts;
+	const void *block; /* Facts or Symbols */
 	bool kept;       /* used by this run, unchanged */
 	bool superseded; /* this run has newer facts for the key */
 } Entry;
 
 struct Cache {
+	CacheKind kind;
+	uint32_t version;
 	char *path;
 	char *data; /* the mapped cache file */
 	size_t data_len;
@@ -72,13 +77,19 @@ static char *cache_dir(void)
 	return xasprintf("%s/.cache/hdrslim", home);
 }
 
-static char *cache_file_for(const char *root_abs)
+static uint32_t kind_version(CacheKind kind)
+{
+	return kind == CACHE_SYMBOLS ? SYMBOLS_VERSION : FACTS_VERSION;
+}
+
+static char *cache_file_for(const char *root_abs, CacheKind kind)
 {
 	char *dir = cache_dir();
 	if (!dir)
 		return NULL;
-	char *p = xasprintf("%s/%016llx-v%d.facts", dir,
-			    (unsigned long long)hash_bytes(root_abs, strlen(root_abs)), FACTS_VERSION);
+	char *p = xasprintf("%s/%016llx-v%u.%s", dir,
+			    (unsigned long long)hash_bytes(root_abs, strlen(root_abs)), kind_version(kind),
+			    kind == CACHE_SYMBOLS ? "syms" : "facts");
 	free(dir);
 	return p;
 }
@@ -105,6 +116,34 @@ static bool facts_valid(const Facts *f, uint32_t size)
 	    (uint64_t)f->guard_name_off + f->guard_name_len >= f->strs_len)
 		return false;
 	return true;
+}
+
+static bool symbols_valid(const Symbols *s, uint32_t size)
+{
+	if (s->size != size || size < sizeof(Symbols))
+		return false;
+	uint64_t nent = (uint64_t)s->nprovides + s->nuses + s->npragmas;
+	if (sizeof(Symbols) + nent * sizeof(SymEntry) + s->strs_len > size)
+		return false;
+	const SymEntry *e = sym_provides(s);
+	for (uint64_t i = 0; i < nent; i++)
+		if (e[i].name_len && (uint64_t)e[i].name_off + e[i].name_len >= s->strs_len)
+			return false;
+	return !s->strs_len || ((const char *)(e + nent))[s->strs_len - 1] == 0;
+}
+
+static bool block_valid(const Cache *c, const void *block)
+{
+	uint32_t size;
+	memcpy(&size, block, 4);
+	return c->kind == CACHE_SYMBOLS ? symbols_valid(block, size) : facts_valid(block, size);
+}
+
+static uint32_t block_size(const void *block)
+{
+	uint32_t size;
+	memcpy(&size, block, 4);
+	return size;
 }
 
 static void index_entries(Cache *c)
@@ -149,7 +188,7 @@ static void load(Cache *c)
 	memcpy(&version, data + 8, 4);
 	memcpy(&count, data + 12, 4);
 	memcpy(&payload_hash, data + 16, 8);
-	if (memcmp(data, MAGIC, 8) != 0 || version != FACTS_VERSION ||
+	if (memcmp(data, MAGIC, 8) != 0 || version != c->version ||
 	    count > len / sizeof(EntryHead) || hash_bytes(data + 24, len - 24) != payload_hash) {
 		munmap(data, len);
 		return;
@@ -163,12 +202,12 @@ static void load(Cache *c)
 		memcpy(&h, data + off, sizeof(h));
 		off += sizeof(h);
 		size_t kpad = ((size_t)h.key_len + 1 + 7) & ~(size_t)7;
-		if (off + kpad + h.facts_size > len || (h.facts_size & 7) || h.facts_size < sizeof(Facts))
+		if (off + kpad + h.block_size > len || (h.block_size & 7) || h.block_size < 8)
 			goto bad;
 		entries[i] = (Entry){.key = data + off, .key_len = h.key_len, .st = h.st, .hash = h.hash};
 		off += kpad;
-		entries[i].facts = (const Facts *)(data + off);
-		off += h.facts_size;
+		entries[i].block = data + off;
+		off += h.block_size;
 	}
 	c->data = data;
 	c->data_len = len;
@@ -183,9 +222,16 @@ bad:
 
 Cache *cache_open(const char *root_abs)
 {
+	return cache_open_kind(root_abs, CACHE_FACTS);
+}
+
+Cache *cache_open_kind(const char *root_abs, CacheKind kind)
+{
 	Cache *c = xcalloc(1, sizeof(*c));
 	pthread_mutex_init(&c->lock, NULL);
-	c->path = cache_file_for(root_abs);
+	c->kind = kind;
+	c->version = kind_version(kind);
+	c->path = cache_file_for(root_abs, kind);
 	if (!c->path) {
 		c->disabled = true;
 		return c;
@@ -213,10 +259,10 @@ const Facts *cache_by_stat(const Cache *c, const char *key, const FileStat *st, 
 	for (uint32_t h = (uint32_t)key_hash(key, n) & c->mask; c->by_key[h]; h = (h + 1) & c->mask) {
 		Entry *e = &c->loaded[c->by_key[h] - 1];
 		if (e->key_len == n && memcmp(e->key, key, n) == 0) {
-			if (!same_stat(&e->st, st) || !facts_valid(e->facts, e->facts->size))
+			if (!same_stat(&e->st, st) || !block_valid(c, e->block))
 				return NULL;
 			*hash = e->hash;
-			return e->facts;
+			return e->block;
 		}
 	}
 	return NULL;
@@ -224,17 +270,27 @@ const Facts *cache_by_stat(const Cache *c, const char *key, const FileStat *st, 
 
 const Facts *cache_by_hash(const Cache *c, uint64_t hash)
 {
+	return cache_block_by_hash(c, hash);
+}
+
+const void *cache_block_by_hash(const Cache *c, uint64_t hash)
+{
 	if (!c->nloaded)
 		return NULL;
 	for (uint32_t h = (uint32_t)hash & c->mask; c->by_hash[h]; h = (h + 1) & c->mask) {
 		Entry *e = &c->loaded[c->by_hash[h] - 1];
-		if (e->hash == hash && facts_valid(e->facts, e->facts->size))
-			return e->facts;
+		if (e->hash == hash && block_valid(c, e->block))
+			return e->block;
 	}
 	return NULL;
 }
 
 void cache_put(Cache *c, const char *key, const FileStat *st, uint64_t hash, const Facts *f)
+{
+	cache_put_block(c, key, st, hash, f);
+}
+
+void cache_put_block(Cache *c, const char *key, const FileStat *st, uint64_t hash, const void *f)
 {
 	if (c->disabled)
 		return;
@@ -243,7 +299,7 @@ void cache_put(Cache *c, const char *key, const FileStat *st, uint64_t hash, con
 		for (uint32_t h = (uint32_t)key_hash(key, n) & c->mask; c->by_key[h]; h = (h + 1) & c->mask) {
 			Entry *e = &c->loaded[c->by_key[h] - 1];
 			if (e->key_len == n && memcmp(e->key, key, n) == 0) {
-				if (same_stat(&e->st, st) && e->hash == hash && e->facts == f) {
+				if (same_stat(&e->st, st) && e->hash == hash) {
 					pthread_mutex_lock(&c->lock);
 					if (!e->kept)
 						e->kept = true, c->kept++;
@@ -256,7 +312,7 @@ void cache_put(Cache *c, const char *key, const FileStat *st, uint64_t hash, con
 		}
 	}
 	pthread_mutex_lock(&c->lock);
-	Entry e = {.key = xstrndup(key, n), .key_len = (uint32_t)n, .st = *st, .hash = hash, .facts = f};
+	Entry e = {.key = xstrndup(key, n), .key_len = (uint32_t)n, .st = *st, .hash = hash, .block = f};
 	vec_push(&c->added, e);
 	pthread_mutex_unlock(&c->lock);
 }
@@ -278,13 +334,13 @@ static void put(Writer *w, const void *p, size_t n)
 
 static void write_entry(Writer *w, const Entry *e)
 {
-	EntryHead h = {e->key_len, e->facts->size, e->st, e->hash};
+	EntryHead h = {e->key_len, block_size(e->block), e->st, e->hash};
 	static const char zeros[8];
 	size_t kpad = ((size_t)e->key_len + 1 + 7) & ~(size_t)7;
 	put(w, &h, sizeof(h));
 	put(w, e->key, e->key_len);
 	put(w, zeros, kpad - e->key_len);
-	put(w, e->facts, e->facts->size);
+	put(w, e->block, block_size(e->block));
 }
 
 /* Streams the entries to a temporary file with the payload hash computed
@@ -322,7 +378,7 @@ void cache_save(Cache *c, bool keep_unused)
 	for (int i = 0; i < c->added.n; i++)
 		write_entry(&w, &c->added.v[i]), count++;
 	uint64_t ph = XXH3_64bits_digest(w.hash);
-	uint32_t version = FACTS_VERSION;
+	uint32_t version = c->version;
 	char head[24];
 	memcpy(head, MAGIC, 8);
 	memcpy(head + 8, &version, 4);
@@ -358,8 +414,12 @@ void cache_free(Cache *c)
 
 int cache_clear(const char *root_abs)
 {
-	char *p = cache_file_for(root_abs);
+	char *p = cache_file_for(root_abs, CACHE_FACTS);
 	int r = p ? unlink(p) : -1;
+	free(p);
+	p = cache_file_for(root_abs, CACHE_SYMBOLS);
+	if (p)
+		unlink(p);
 	free(p);
 	return r;
 }

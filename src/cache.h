@@ -20,9 +20,14 @@
 
 typedef struct Cache Cache;
 
+typedef enum { CACHE_FACTS, CACHE_SYMBOLS } CacheKind;
+
 /* Opens (and loads) the cache for the tree at root_abs.  Never fails:
  * returns an empty cache when there is none. */
 Cache *cache_open(const char *root_abs);
+/* The same for another kind of block: CACHE_SYMBOLS holds Symbols (decl.h)
+ * by content hash, in a file of its own. */
+Cache *cache_open_kind(const char *root_abs, CacheKind kind);
 const char *cache_path(const Cache *c);
 
 /* Facts for the file at key when its stat matches; sets *hash. */
@@ -38,6 +43,10 @@ const Facts *cache_by_hash(const Cache *c, uint64_t hash);
 
 /* Records the facts of a file for the next run (thread-safe). */
 void cache_put(Cache *c, const char *key, const FileStat *st, uint64_t hash, const Facts *f);
+/* The same for any kind of cache; a block starts with its u32 size, a
+ * multiple of 8. */
+const void *cache_block_by_hash(const Cache *c, uint64_t hash);
+void cache_put_block(Cache *c, const char *key, const FileStat *st, uint64_t hash, const void *block);
 /* Writes the cache if anything changed.  keep_unused: also keep the
  * entries this run did not look at (it saw only part of the tree); else
  * they are dropped (the run listed the whole tree, so they are gone).

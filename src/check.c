@@ -317,6 +317,41 @@ void check_load_mapping(Check *ck, const char *path)
 	fclose(fp);
 }
 
+typedef struct {
+	Check *ck;
+	int next; /* the next block of files */
+} UsesJob;
+
+/* Each file's uses as name ids; a name nobody provides cannot decide
+ * anything and is left out. */
+static void *uses_worker(void *arg)
+{
+	UsesJob *job = arg;
+	Check *ck = job->ck;
+	FileTable *ft = &ck->s->ft;
+	int nnames = intern_count(ck->names);
+	for (;;) {
+		int from = __atomic_fetch_add(&job->next, 256, __ATOMIC_RELAXED);
+		if (from >= ft->nfiles)
+			break;
+		int to = from + 256 < ft->nfiles ? from + 256 : ft->nfiles;
+		for (int f = from; f < to; f++) {
+			const Symbols *sy = ft->files[f].syms;
+			if (!sy)
+				continue;
+			for (uint32_t k = 0; k < sy->nuses; k++) {
+				const SymEntry *e = &sym_uses(sy)[k];
+				int id = name_id(ck->names, sym_name(sy, e), e->name_len, e->flags & UF_TAG, false);
+				if (id < 0 || id >= nnames)
+					continue;
+				UseRef r = {id, e->flags, e->line};
+				vec_push(&ck->uses[f], r);
+			}
+		}
+	}
+	return NULL;
+}
+
 static void build_index(Check *ck)
 {
 	FileTable *ft = &ck->s->ft;
@@ -369,21 +404,18 @@ static void build_index(Check *ck)
 		ck->fprov_off[f + 1] = ck->fprov_off[f] + (ft->files[f].syms ? (int)ft->files[f].syms->nprovides : 0);
 	ck->fprov = ids.v;
 	vec_free(&count);
-	/* uses, as name ids; a name nobody provides cannot decide anything */
+	/* uses, as name ids (lookups only: in parallel) */
 	ck->uses = xcalloc((size_t)ft->nfiles + 1, sizeof(*ck->uses));
-	for (int f = 0; f < ft->nfiles; f++) {
-		const Symbols *sy = ft->files[f].syms;
-		if (!sy)
-			continue;
-		for (uint32_t k = 0; k < sy->nuses; k++) {
-			const SymEntry *e = &sym_uses(sy)[k];
-			int id = name_id(ck->names, sym_name(sy, e), e->name_len, e->flags & UF_TAG, false);
-			if (id < 0 || id >= nnames)
-				continue;
-			UseRef r = {id, e->flags, e->line};
-			vec_push(&ck->uses[f], r);
-		}
-	}
+	UsesJob job = {ck, 0};
+	int threads = ck->s->opt->jobs;
+	pthread_t tid[64];
+	int started = 0;
+	for (int t = 1; t < threads && t < 64; t++)
+		if (pthread_create(&tid[started], NULL, uses_worker, &job) == 0)
+			started++;
+	uses_worker(&job);
+	for (int t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
 	ck->unresolved = xcalloc((size_t)ft->nfiles + 1, sizeof(IntVec));
 	ck->has_unresolved = xcalloc((size_t)ft->nfiles + 1, 1);
 }
@@ -407,6 +439,7 @@ typedef struct {
 	int node;
 	int dir;       /* directive index in the root; -1 forced include */
 	unsigned line; /* 0 for a forced include */
+	bool cond;     /* under an #if of unknown value */
 } RootEdge;
 
 #define NEVER 0xffffffffu
@@ -416,9 +449,15 @@ typedef struct {
 	int n;
 	VEC(RootEdge) redges;
 	IntVec lab1, lab2, stack;
+	/* The same over edges that are there in every configuration (union
+	 * mode): a removal is safe only if what it takes away still comes
+	 * for certain some other way. */
+	IntVec cert1, cert2, coff, csucc;
 	IntVec prov_nodes;
 	IntVec exp_pairs;    /* (node, node that exports it) pairs */
 	uint32_t *fmark, *nmark, fepoch; /* fallout: by file id, by name id */
+	int *seed_memo;      /* by name id: offset in seed_pool, -1 not yet */
+	IntVec seed_pool;    /* count, then name ids */
 	uint32_t *seen_name; /* by name id: epoch of the last file that used it */
 	int *seen_slot;      /* by name id: its index in the effective uses */
 	uint32_t epoch;
@@ -462,7 +501,7 @@ static void label(Root *r, const Facts *ff)
 		TuEdge *e = &g->edges.v[k];
 		if (e->from != 0 || e->to <= 0)
 			continue;
-		RootEdge re = {e->to, e->dir, e->dir >= 0 && ff ? facts_dirs(ff)[e->dir].line : 0};
+		RootEdge re = {e->to, e->dir, e->dir >= 0 && ff ? facts_dirs(ff)[e->dir].line : 0, e->cond != 0};
 		vec_push(&r->redges, re);
 	}
 	if (r->redges.n > 1)
@@ -485,6 +524,41 @@ static void label(Root *r, const Facts *ff)
 					vec_push(&r->stack, g->succ.v[k]);
 		}
 	}
+	/* certain labels: unconditional edges only */
+	ivec_fill(&r->coff, n + 1, 0);
+	for (int k = 0; k < g->edges.n; k++) {
+		const TuEdge *e = &g->edges.v[k];
+		if (!e->cond && e->to > 0 && e->from > 0)
+			r->coff.v[e->from + 1]++;
+	}
+	for (int v = 0; v < n; v++)
+		r->coff.v[v + 1] += r->coff.v[v];
+	ivec_fill(&r->csucc, r->coff.v[n], 0);
+	ivec_fill(&r->stack, n + 1, 0); /* fill cursors */
+	for (int k = 0; k < g->edges.n; k++) {
+		const TuEdge *e = &g->edges.v[k];
+		if (!e->cond && e->to > 0 && e->from > 0)
+			r->csucc.v[r->coff.v[e->from] + r->stack.v[e->from]++] = e->to;
+	}
+	ivec_fill(&r->cert1, n, -1);
+	ivec_fill(&r->cert2, n, -1);
+	for (int e = 0; e < r->redges.n; e++) {
+		if (r->redges.v[e].cond)
+			continue;
+		r->stack.n = 0;
+		vec_push(&r->stack, r->redges.v[e].node);
+		while (r->stack.n) {
+			int v = r->stack.v[--r->stack.n];
+			if (v == 0 || r->cert1.v[v] == e || r->cert2.v[v] >= 0)
+				continue;
+			if (r->cert1.v[v] < 0)
+				r->cert1.v[v] = e;
+			else
+				r->cert2.v[v] = e;
+			for (int k = r->coff.v[v]; k < r->coff.v[v + 1]; k++)
+				vec_push(&r->stack, r->csucc.v[k]);
+		}
+	}
 }
 
 static void root_free(Root *r)
@@ -493,11 +567,17 @@ static void root_free(Root *r)
 	vec_free(&r->redges);
 	vec_free(&r->lab1);
 	vec_free(&r->lab2);
+	vec_free(&r->cert1);
+	vec_free(&r->cert2);
+	vec_free(&r->coff);
+	vec_free(&r->csucc);
 	vec_free(&r->stack);
 	vec_free(&r->prov_nodes);
 	vec_free(&r->exp_pairs);
 	free(r->fmark);
 	free(r->nmark);
+	free(r->seed_memo);
+	vec_free(&r->seed_pool);
 	free(r->seen_name);
 	free(r->seen_slot);
 }
@@ -589,32 +669,74 @@ static int providers(Check *ck, Root *r, int id, int flags)
  * is a seed of a closure file, that file may be its home.  Fills
  * r->prov_nodes with such files; returns their count.
  */
+/* The names whose seeds could make name id (its '_'-separated runs that
+ * some file has as a seed), memoized per thread: the same unprovided
+ * names come back in root after root. */
+static const int *seed_names(Check *ck, Root *r, int id, int *n)
+{
+	if (!r->seed_memo) {
+		int nn = intern_count(ck->names);
+		r->seed_memo = xmalloc(((size_t)nn + 1) * sizeof(int));
+		for (int i = 0; i <= nn; i++)
+			r->seed_memo[i] = -1;
+		vec_push(&r->seed_pool, 0); /* offset 0: an empty list */
+	}
+	if (r->seed_memo[id] < 0) {
+		int at = r->seed_pool.n;
+		vec_push(&r->seed_pool, 0); /* the count, filled below */
+		const char *name = intern_str(ck->names, id);
+		int len = intern_len(ck->names, id);
+		int starts[64], ns = 0;
+		if (len <= 200 && strncmp(name, "struct ", 7))
+			for (int i = 0; i < len && ns < 63; i++)
+				if (i == 0 || (name[i - 1] == '_' && name[i] != '_'))
+					starts[ns++] = i;
+		for (int a = 0; a < ns; a++) {
+			for (int e = starts[a] + 1; e <= len; e++) {
+				if (e < len && name[e] != '_')
+					continue;
+				int sid = intern_find(ck->names, name + starts[a], (size_t)(e - starts[a]));
+				if (sid < 0 || sid == id)
+					continue;
+				bool seed = false;
+				for (int k = ck->prov_off[sid]; k < ck->prov_off[sid + 1] && !seed; k++)
+					seed = ck->provs[k].kind == SK_SEED;
+				if (seed) {
+					vec_push(&r->seed_pool, sid);
+					r->seed_pool.v[at]++;
+				}
+			}
+		}
+		if (!r->seed_pool.v[at]) {
+			r->seed_pool.n = at;
+			at = 0;
+		}
+		r->seed_memo[id] = at;
+	}
+	*n = r->seed_pool.v[r->seed_memo[id]];
+	return &r->seed_pool.v[r->seed_memo[id] + 1];
+}
+
+/*
+ * A name no file in the closure provides may be made by a macro: if one of
+ * its '_'-separated runs ("sched_switch" in "trace_sched_switch_enabled")
+ * is a seed of a closure file, that file may be its home.  Fills
+ * r->prov_nodes with such files; returns their count.
+ */
 static int seed_providers(Check *ck, Root *r, int id)
 {
 	r->prov_nodes.n = 0;
-	const char *name = intern_str(ck->names, id);
-	int len = intern_len(ck->names, id);
-	if (len > 200 || !strncmp(name, "struct ", 7))
-		return 0;
-	int starts[64], ns = 0;
-	for (int i = 0; i < len && ns < 63; i++)
-		if (i == 0 || (name[i - 1] == '_' && name[i] != '_'))
-			starts[ns++] = i;
-	for (int a = 0; a < ns; a++) {
-		for (int e = starts[a] + 1; e <= len; e++) {
-			if (e < len && name[e] != '_')
+	int ns;
+	const int *sids = seed_names(ck, r, id, &ns);
+	for (int i = 0; i < ns; i++) {
+		int sid = sids[i];
+		for (int k = ck->prov_off[sid]; k < ck->prov_off[sid + 1]; k++) {
+			const Prov *p = &ck->provs[k];
+			if (p->kind != SK_SEED)
 				continue;
-			int sid = intern_find(ck->names, name + starts[a], (size_t)(e - starts[a]));
-			if (sid < 0 || sid == id)
-				continue;
-			for (int k = ck->prov_off[sid]; k < ck->prov_off[sid + 1]; k++) {
-				const Prov *p = &ck->provs[k];
-				if (p->kind != SK_SEED)
-					continue;
-				int node = tu_find(&r->g, p->file);
-				if (node > 0)
-					add_unique(&r->prov_nodes, node);
-			}
+			int node = tu_find(&r->g, p->file);
+			if (node > 0)
+				add_unique(&r->prov_nodes, node);
 		}
 	}
 	return r->prov_nodes.n;
@@ -917,13 +1039,10 @@ static void compute_fallout(Check *ck, Root *r, Finding *fd, const IntVec *leavi
 					continue;
 				if (p->file == z)
 					safe = true;
-				else if (r->fmark[p->file] == e) {
-					if (p->kind < best)
-						best = p->kind, home = p->file;
-				} else {
-					for (int t = ck->fwd_off[z]; t < ck->fwd_off[z + 1] && !safe; t++)
-						safe = ck->fwd[t] == p->file;
-				}
+				for (int t = ck->fwd_off[z]; t < ck->fwd_off[z + 1] && !safe; t++)
+					safe = ck->fwd[t] == p->file; /* z includes it itself */
+				if (!safe && r->fmark[p->file] == e && p->kind < best)
+					best = p->kind, home = p->file;
 			}
 			if (safe || home < 0)
 				continue;
@@ -952,27 +1071,39 @@ typedef struct {
 } EffUse;
 
 /* The root line a use depends on: removing it leaves the use with no
- * provider before the point of use.  -1 for none; -2 when the use is not
- * satisfied in order now (then every line bringing a provider counts). */
+ * provider that comes for certain before the point of use.  -1 for none;
+ * -2 when no single line decides (the use is not satisfied in order, or
+ * only through #if branches of unknown value): then every line that
+ * brings a provider counts. */
 static int use_depends(const Root *r, const EffUse *e, int *lines_out, int *nlines)
 {
 	*nlines = 0;
-	unsigned at = e->from < 0 ? e->line : avail(r, e->from);
 	bool own = e->from < 0;
-	int c = -1;
-	bool satisfied = false, single = true;
+	unsigned at = own ? e->line : avail(r, e->from);
+	bool satisfied = false;
+	int s0 = -1, s1 = -1; /* distinct certain lines bringing a provider in time */
 	for (int j = 0; j < r->prov_nodes.n; j++) {
 		int p = r->prov_nodes.v[j];
 		unsigned a = avail(r, p);
-		if (own ? a < at : a <= at) {
+		if (own ? a < at : a <= at)
 			satisfied = true;
-			if (c < 0)
-				c = r->lab1.v[p];
-			else if (c != r->lab1.v[p])
-				single = false;
+		int cl[2] = {r->cert1.v[p], r->cert2.v[p]};
+		for (int q = 0; q < 2; q++) {
+			int x = cl[q];
+			if (x < 0)
+				continue;
+			unsigned xl = r->redges.v[x].line;
+			if (!(own ? xl < at : xl <= at))
+				continue;
+			if (s0 < 0)
+				s0 = x;
+			else if (x != s0 && s1 < 0)
+				s1 = x;
 		}
 	}
-	if (!satisfied) {
+	if (satisfied && s1 >= 0)
+		return -1; /* two certain ways: no one line is needed */
+	if (!satisfied || s0 < 0) {
 		/* keep every line that brings a provider */
 		for (int j = 0; j < r->prov_nodes.n; j++) {
 			int p = r->prov_nodes.v[j];
@@ -985,20 +1116,11 @@ static int use_depends(const Root *r, const EffUse *e, int *lines_out, int *nlin
 		}
 		return -2;
 	}
-	if (!single || c < 0)
+	/* one certain line: it is needed, unless the header that needs the
+	 * name leaves with it */
+	if (!own && r->lab1.v[e->from] == s0 && avail_without(r, e->from, s0) == NEVER)
 		return -1;
-	/* without line c: a provider still before the point of use? */
-	unsigned at_c = at;
-	if (!own && r->lab1.v[e->from] == c)
-		at_c = avail_without(r, e->from, c);
-	if (at_c == NEVER)
-		return -1; /* the needing header leaves too */
-	for (int j = 0; j < r->prov_nodes.n; j++) {
-		unsigned a = avail_without(r, r->prov_nodes.v[j], c);
-		if (own ? a < at_c : a <= at_c)
-			return -1;
-	}
-	return c;
+	return s0;
 }
 
 typedef VEC(UseRef) UseRefVec;
@@ -1092,6 +1214,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	IntVec *deps = xcalloc((size_t)nre + 1, sizeof(IntVec));
 	uint8_t *uses_itself = xcalloc((size_t)nre + 1, 1); /* uses a name the included file provides */
 	uint8_t *keep = xcalloc((size_t)nre + 1, 1);
+	uint8_t *used_node = xcalloc((size_t)r->n + 1, 1); /* provides a name the file uses */
 	int lines[64], nlines;
 	for (int k = 0; k < eff.n; k++) {
 		EffUse *e = &eff.v[k];
@@ -1111,14 +1234,8 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 			}
 			continue;
 		}
-		/* the direct include lines of a provider (its first two) */
-		for (int j = 0; j < np && e->from < 0; j++) {
-			int p = r->prov_nodes.v[j];
-			if (r->lab1.v[p] >= 0 && r->redges.v[r->lab1.v[p]].node == p)
-				uses_itself[r->lab1.v[p]] = 1;
-			if (r->lab2.v[p] >= 0 && r->redges.v[r->lab2.v[p]].node == p)
-				uses_itself[r->lab2.v[p]] = 1;
-		}
+		for (int j = 0; j < np && e->from < 0; j++)
+			used_node[r->prov_nodes.v[j]] = 1;
 		int c = use_depends(r, e, lines, &nlines);
 		if (c == -2) {
 			for (int j = 0; j < nlines; j++)
@@ -1127,6 +1244,8 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 			vec_push(&deps[c], k);
 		}
 	}
+	for (int c = 0; c < nre; c++)
+		uses_itself[c] = used_node[r->redges.v[c].node];
 	const Symbols *own_syms = syms_of(ck, file);
 	for (int c = 0; c < nre; c++) {
 		RootEdge *re = &r->redges.v[c];
@@ -1183,7 +1302,10 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 					if (r->prov_nodes.v[q] == re->node)
 						add_unique(&fd.syms, e->id);
 			}
-			int other = r->lab1.v[re->node] != c ? r->lab1.v[re->node] : r->lab2.v[re->node];
+			/* the way it comes anyway: a certain one when there is */
+			int other = r->cert1.v[re->node] != c ? r->cert1.v[re->node] : r->cert2.v[re->node];
+			if (other < 0)
+				other = r->lab1.v[re->node] != c ? r->lab1.v[re->node] : r->lab2.v[re->node];
 			if (other >= 0)
 				chain_to(ck, r, other, re->node, &fd.via);
 		} else if (kind == FK_FORWARD) {
@@ -1287,6 +1409,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 		vec_free(&deps[c]);
 	free(deps);
 	free(uses_itself);
+	free(used_node);
 	free(keep);
 	vec_free(&eff);
 	vec_free(&live);
@@ -1339,7 +1462,11 @@ static int cmp_finding(const void *a, const void *b)
 		return strcmp(session_path(sort_session, x->file), session_path(sort_session, y->file));
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
-	return x->kind - y->kind;
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
+	if (x->target != y->target && x->target >= 0 && y->target >= 0)
+		return strcmp(session_path(sort_session, x->target), session_path(sort_session, y->target));
+	return x->sym - y->sym;
 }
 
 /*
@@ -1353,6 +1480,9 @@ static void missing_from_fallout(Check *ck, const int *files, int n, FindingVec 
 	uint8_t *checked = xcalloc((size_t)ft->nfiles + 1, 1);
 	for (int i = 0; i < n; i++)
 		checked[files[i]] = 1;
+	/* by file: the homes already reported missing (one finding per file
+	 * and home, whichever header findings make it) */
+	IntVec *reported = xcalloc((size_t)ft->nfiles + 1, sizeof(IntVec));
 	int nfind = out->n;
 	for (int i = 0; i < nfind; i++) {
 		for (int k = 0; k < out->v[i].fallout.n; k++) {
@@ -1360,6 +1490,13 @@ static void missing_from_fallout(Check *ck, const int *files, int n, FindingVec 
 			if (!checked[fo->file])
 				continue;
 			for (int a = 0; a < fo->add.n; a++) {
+				IntVec *done = &reported[fo->file];
+				bool dup = false;
+				for (int q = 0; q < done->n && !dup; q++)
+					dup = done->v[q] == fo->add.v[a];
+				if (dup)
+					continue;
+				vec_push(done, fo->add.v[a]);
 				Finding fd;
 				finding_init(&fd, fo->file, FK_MISSING);
 				fd.target = fo->add.v[a];
@@ -1400,6 +1537,9 @@ static void missing_from_fallout(Check *ck, const int *files, int n, FindingVec 
 			}
 		}
 	}
+	for (int f = 0; f < ft->nfiles; f++)
+		vec_free(&reported[f]);
+	free(reported);
 	free(checked);
 }
 
@@ -1481,11 +1621,16 @@ void check_run(Check *ck, const int *files, int n, FindingVec *out)
 	job = (Job){.ck = ck, .files = files, .n = n};
 	run_parallel(&job, s->pp ? 1 : s->opt->jobs); /* exact walks share one table */
 	*out = job.out;
-	if (!ck->strict && wanted(ck, FK_MISSING))
-		missing_from_fallout(ck, files, n, out);
+	/* sorted first: the threads finish in any order, and which header
+	 * finding reports a missing include must not depend on it */
 	sort_session = s;
 	if (out->n)
 		qsort(out->v, (size_t)out->n, sizeof(Finding), cmp_finding);
+	if (!ck->strict && wanted(ck, FK_MISSING)) {
+		missing_from_fallout(ck, files, n, out);
+		if (out->n)
+			qsort(out->v, (size_t)out->n, sizeof(Finding), cmp_finding);
+	}
 }
 
 static void findings_free_one(Finding *f)

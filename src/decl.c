@@ -65,6 +65,11 @@ void decl_add_macro(const char *name)
 	vec_push(&extra_decl_macros, xstrdup(name));
 }
 
+bool decl_has_extra_macros(void)
+{
+	return extra_decl_macros.n > 0;
+}
+
 /* ---- output ---- */
 
 static uint32_t add_str(DeclScratch *s, const char *p, uint32_t n)
@@ -1491,7 +1496,8 @@ Symbols *decl_file_live(const char *buf, size_t len, const Facts *f, DeclScratch
 	find_pragmas(s, buf, len);
 	size_t nent = (size_t)(s->prov.n + s->uses.n + s->pragmas.n);
 	size_t size = sizeof(Symbols) + nent * sizeof(SymEntry) + (size_t)s->strs.n;
-	Symbols *out = xmalloc(size);
+	size = (size + 7) & ~(size_t)7; /* cacheable: blocks are 8-byte aligned */
+	Symbols *out = xcalloc(1, size);
 	out->size = (uint32_t)size;
 	out->nprovides = (uint32_t)s->prov.n;
 	out->nuses = (uint32_t)s->uses.n;

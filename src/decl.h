@@ -13,6 +13,7 @@
 #ifndef HDRSLIM_DECL_H
 #define HDRSLIM_DECL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -67,9 +68,12 @@ enum PragmaKind {
 			    * parentheses (an X-macro table), never removable */
 };
 
+#define SYMBOLS_VERSION 1
+
 typedef struct {
-	uint32_t size; /* bytes of the whole block */
+	uint32_t size; /* bytes of the whole block, a multiple of 8 */
 	uint32_t nprovides, nuses, npragmas, strs_len;
+	uint32_t pad;
 	/* followed by SymEntry provides[nprovides], uses[nuses],
 	 * pragmas[npragmas], char strs[] */
 } Symbols;
@@ -107,6 +111,9 @@ void decl_scratch_free(DeclScratch *s);
 /* Names that declare what they name, beyond DECLARE_* and DEFINE_*
  * (e.g. a project's own "LIST_HEAD"); set before any decl_file call. */
 void decl_add_macro(const char *name);
+/* Whether decl_add_macro was called: the symbol facts then depend on more
+ * than the file's bytes (and are not cached). */
+bool decl_has_extra_macros(void);
 
 /* buf[len] must be 0.  f: the file's directive facts (macro provides,
  * #if and #define uses come from them).  Returns a malloc'd block. */

@@ -37,7 +37,8 @@ void fs_free(FileTable *ft)
 		if (ft->files[i].facts_owned)
 			free(ft->files[i].facts);
 	for (int i = 0; i < ft->nfiles; i++)
-		free(ft->files[i].syms);
+		if (!ft->files[i].syms_mapped)
+			free(ft->files[i].syms);
 	free(ft->files);
 	free(ft->file_of_key);
 	free(ft->root);
@@ -46,6 +47,8 @@ void fs_free(FileTable *ft)
 	interner_free(ft->keys);
 	if (ft->cache)
 		cache_free(ft->cache);
+	if (ft->syms_cache)
+		cache_free(ft->syms_cache);
 }
 
 static int *key_slot(FileTable *ft, int key)
@@ -419,12 +422,28 @@ static void load_symbols(FileTable *ft, int id, Worker *w)
 	load_file(ft, id, w);
 	if (f->syms || !f->facts)
 		return;
+	const char *key = intern_str(ft->keys, f->key);
+	FileStat fst = {f->size, f->mtime_ns, f->ctime_ns, f->ino};
+	if (ft->syms_cache && f->stat_ok) {
+		const Symbols *cs = cache_block_by_hash(ft->syms_cache, f->hash);
+		if (cs) {
+			f->syms = (Symbols *)cs;
+			f->syms_mapped = true;
+			__atomic_add_fetch(&ft->syms_cache_hits, 1, __ATOMIC_RELAXED);
+			cache_put_block(ft->syms_cache, key, &fst, f->hash, cs);
+			return;
+		}
+	}
 	long n = read_whole(ft, id, w);
 	if (n < 0)
 		return;
 	if (!w->decl)
 		w->decl = decl_scratch_new();
 	f->syms = decl_file(w->buf, (size_t)n, f->facts, w->decl);
+	/* cached under the hash of the bytes just read: the facts' hash, unless
+	 * the file changed in between */
+	if (ft->syms_cache && f->stat_ok && hash_bytes(w->buf, (size_t)n) == f->hash)
+		cache_put_block(ft->syms_cache, key, &fst, f->hash, f->syms);
 }
 
 static void *lex_worker(void *arg)
@@ -456,6 +475,8 @@ void fs_lex_all(FileTable *ft, const int *files, int n, int threads)
 
 void fs_symbols_all(FileTable *ft, const int *files, int n, int threads)
 {
+	if (ft->cache && !ft->syms_cache && !decl_has_extra_macros())
+		ft->syms_cache = cache_open_kind(ft->root, CACHE_SYMBOLS);
 	LexJob job = {ft, files, n, 0, true};
 	run_jobs(&job, threads);
 }

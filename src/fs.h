@@ -38,6 +38,7 @@ typedef struct {
 	Facts *facts;    /* NULL until lexed */
 	bool facts_owned;
 	Symbols *syms;   /* NULL until fs_symbols_all */
+	bool syms_mapped; /* syms lives in the symbols cache's mapping */
 } File;
 
 typedef struct Cache Cache;
@@ -52,6 +53,8 @@ typedef struct {
 	size_t root_len;
 	int root_fd;        /* open on root, for *at() calls; -1 if it failed */
 	Cache *cache;
+	Cache *syms_cache;  /* opened by fs_symbols_all when cache is */
+	int syms_cache_hits;
 	/* stats */
 	int lexed, cache_hits;
 	uint64_t bytes_read;

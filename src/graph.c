@@ -723,7 +723,7 @@ static void dfs(const Graph *g, int chain, TuGraph *tg, VisitStack *vs)
 		if (vs->lean)
 			tg->succ.v[slot] = tn;
 		else
-			tu_edge(tg, from, tn, b->edges.v[ei].dir);
+			tu_edge_cond(tg, from, tn, b->edges.v[ei].dir, !(flags & E_UNCONDITIONAL));
 		if (added && edge_count(b, to) == 0) {
 			/* a leaf finishes at once: no frame to push and pop */
 			if (vs->lean) {

@@ -364,6 +364,8 @@ void session_close(Session *s)
 		pthread_join(s->saver, NULL);
 	else if (s->ft.cache)
 		cache_save(s->ft.cache, !s->walked);
+	if (s->ft.syms_cache)
+		cache_save(s->ft.syms_cache, !s->walked);
 	if (s->opt->stats) {
 		phase_report();
 		double t = now_seconds() - s->t_start;
@@ -373,6 +375,8 @@ void session_close(Session *s)
 			s->cfg.exact ? "exact" : "union", s->ft.nfiles, s->ft.lexed, s->ft.cache_hits,
 			(double)s->ft.bytes_read / (1024.0 * 1024.0), s->cfg.ctxs.n, s->cfg.chains.n, t,
 			peak_rss_kib() / 1024);
+		if (s->ft.syms_cache)
+			fprintf(stderr, "hdrslim: stats: symbol facts: %d from cache\n", s->ft.syms_cache_hits);
 		if (s->graph) {
 			GraphStats gs = graph_stats(s->graph);
 			fprintf(stderr,

@@ -78,7 +78,12 @@ int tu_node(TuGraph *g, int file, int *added)
 
 void tu_edge(TuGraph *g, int from, int to, int dir)
 {
-	TuEdge e = {from, to, dir};
+	tu_edge_cond(g, from, to, dir, false);
+}
+
+void tu_edge_cond(TuGraph *g, int from, int to, int dir, bool cond)
+{
+	TuEdge e = {from, to, dir, cond};
 	vec_push(&g->edges, e);
 }
 

@@ -10,6 +10,7 @@
 #ifndef HDRSLIM_TU_H
 #define HDRSLIM_TU_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "util.h"
@@ -17,6 +18,8 @@
 typedef struct {
 	int from, to;  /* node indexes */
 	int dir;       /* directive index in the includer's facts; -1 forced */
+	int cond;      /* union mode: the #include sits under an #if whose
+			* value is unknown, so some configurations skip it */
 } TuEdge;
 
 typedef struct {
@@ -58,6 +61,7 @@ int tu_node(TuGraph *g, int file, int *added);
 /* Node index of file, or -1. */
 int tu_find(const TuGraph *g, int file);
 void tu_edge(TuGraph *g, int from, int to, int dir);
+void tu_edge_cond(TuGraph *g, int from, int to, int dir, bool cond);
 /* Fills succ_off, succ and post from nodes and edges. */
 void tu_build_csr(TuGraph *g);
 

@@ -1,0 +1,2 @@
+#include <linux/workqueue.h>
+struct delayed_work wq_work;
