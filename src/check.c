@@ -25,6 +25,7 @@
 typedef struct {
 	int file;
 	uint8_t kind;
+	bool cond; /* union mode: not there in every configuration */
 	uint32_t line;
 } Prov;
 
@@ -44,6 +45,7 @@ struct Check {
 	VEC(UseRef) *uses; /* by file id */
 	IntVec *unresolved; /* by file id: names a header's closure cannot provide */
 	bool *has_unresolved;
+	int *need_off, *need; /* CSR: name id -> the headers that leave it unresolved */
 	/* whole-tree reverse include edges, for fallout */
 	int *rev_off, *rev;
 	int *fwd_off, *fwd;  /* and forward */
@@ -352,6 +354,29 @@ static void *uses_worker(void *arg)
 	return NULL;
 }
 
+/* The parts of file some configurations do not compile (union mode;
+ * read in the file's own context), as graph_file_unknown gives them. */
+static int unknown_ranges(Check *ck, int file, const uint32_t **rg)
+{
+	Session *s = ck->s;
+	*rg = NULL;
+	if (!s->graph || !s->ft.files[file].syms || !s->ft.files[file].syms->nprovides)
+		return 0;
+	File *fl = &s->ft.files[file];
+	int ctx = (fl->flags & F_IN_TREE) && !(fl->flags & F_EXCLUDED) ? session_ctx_for_file(s, file) : s->default_ctx;
+	if (ctx < 0 || ctx >= s->cfg.ctxs.n)
+		ctx = s->default_ctx;
+	return graph_file_unknown(s->graph, s->cfg.ctxs.v[ctx].chain, file, rg);
+}
+
+static bool in_ranges(const uint32_t *rg, int n, uint32_t line)
+{
+	for (int i = 0; i < n; i++)
+		if (line >= rg[2 * i] && line < rg[2 * i + 1])
+			return true;
+	return false;
+}
+
 static void build_index(Check *ck)
 {
 	FileTable *ft = &ck->s->ft;
@@ -391,10 +416,12 @@ static void build_index(Check *ck)
 		const Symbols *sy = ft->files[f].syms;
 		if (!sy)
 			continue;
+		const uint32_t *rg;
+		int nrg = unknown_ranges(ck, f, &rg);
 		for (uint32_t k = 0; k < sy->nprovides; k++) {
 			const SymEntry *e = &sym_provides(sy)[k];
 			int id = ids.v[at++];
-			ck->provs[ck->prov_off[id] + fill[id]++] = (Prov){f, e->kind, e->line};
+			ck->provs[ck->prov_off[id] + fill[id]++] = (Prov){f, e->kind, in_ranges(rg, nrg, e->line), e->line};
 		}
 	}
 	free(fill);
@@ -454,9 +481,12 @@ typedef struct {
 	 * for certain some other way. */
 	IntVec cert1, cert2, coff, csucc;
 	IntVec prov_nodes;
+	IntVec prov_cert;    /* by index in prov_nodes: provides it for certain */
 	IntVec exp_pairs;    /* (node, node that exports it) pairs */
 	uint32_t *fmark, *nmark, fepoch; /* fallout: by file id, by name id */
 	int *seed_memo;      /* by name id: offset in seed_pool, -1 not yet */
+	uint32_t *vmark;     /* fallout: visited marks of meets() */
+	IntVec queue;
 	IntVec seed_pool;    /* count, then name ids */
 	uint32_t *seen_name; /* by name id: epoch of the last file that used it */
 	int *seen_slot;      /* by name id: its index in the effective uses */
@@ -573,10 +603,13 @@ static void root_free(Root *r)
 	vec_free(&r->csucc);
 	vec_free(&r->stack);
 	vec_free(&r->prov_nodes);
+	vec_free(&r->prov_cert);
 	vec_free(&r->exp_pairs);
 	free(r->fmark);
 	free(r->nmark);
 	free(r->seed_memo);
+	free(r->vmark);
+	vec_free(&r->queue);
 	vec_free(&r->seed_pool);
 	free(r->seen_name);
 	free(r->seen_slot);
@@ -626,6 +659,11 @@ static int add_exporters(Root *r)
 			}
 	return r->prov_nodes.n;
 }
+
+/* Internal use flag: a function the file defines, which wants its
+ * prototype in sight (-Wmissing-prototypes): only a header's
+ * declaration satisfies it, never the definition itself. */
+#define UF_PROTO 64
 
 /* Whether a provide of this kind satisfies a use with these flags. */
 static bool satisfies(int kind, int flags)
@@ -747,18 +785,34 @@ static int seed_providers(Check *ck, Root *r, int id)
 static int all_providers(Check *ck, Root *r, int id, int flags)
 {
 	r->prov_nodes.n = 0;
+	r->prov_cert.n = 0;
 	for (int k = ck->prov_off[id]; k < ck->prov_off[id + 1]; k++) {
 		const Prov *p = &ck->provs[k];
-		if (!satisfies(p->kind, flags))
+		if ((flags & UF_PROTO) ? p->kind != SK_FUNC_DECL : !satisfies(p->kind, flags))
 			continue;
 		int node = tu_find(&r->g, p->file);
-		if (node < 0)
+		if (node < 0 || (node == 0 && (flags & UF_PROTO)))
 			continue;
 		if (node == 0)
 			return -1;
-		add_unique(&r->prov_nodes, node);
+		int at = 0;
+		while (at < r->prov_nodes.n && r->prov_nodes.v[at] != node)
+			at++;
+		if (at == r->prov_nodes.n) {
+			vec_push(&r->prov_nodes, node);
+			vec_push(&r->prov_cert, 0);
+		}
+		if (!p->cond)
+			r->prov_cert.v[at] = 1;
 	}
-	return r->exp_pairs.n ? add_exporters(r) : r->prov_nodes.n;
+	if (!r->exp_pairs.n)
+		return r->prov_nodes.n;
+	/* an exporter provides as certainly as what it exports */
+	int n0 = r->prov_nodes.n;
+	int np = add_exporters(r);
+	for (int i = n0; i < r->prov_nodes.n; i++)
+		vec_push(&r->prov_cert, 1);
+	return np;
 }
 
 /* ---- unresolved uses of headers ---- */
@@ -973,6 +1027,27 @@ static void build_rev(Check *ck)
 	vec_free(&out);
 }
 
+/* The inverse of the unresolved lists: for a name, the headers that rely
+ * on their includers for it. */
+static void build_needers(Check *ck)
+{
+	int nn = intern_count(ck->names);
+	ck->need_off = xcalloc((size_t)nn + 2, sizeof(int));
+	for (int f = 0; f < ck->nfiles; f++)
+		for (int k = 0; k < ck->unresolved[f].n; k++)
+			ck->need_off[(ck->unresolved[f].v[k] >> 1) + 1]++;
+	for (int i = 0; i < nn; i++)
+		ck->need_off[i + 1] += ck->need_off[i];
+	ck->need = xmalloc((size_t)ck->need_off[nn] * sizeof(int) + 1);
+	int *fill = xcalloc((size_t)nn + 1, sizeof(int));
+	for (int f = 0; f < ck->nfiles; f++)
+		for (int k = 0; k < ck->unresolved[f].n; k++) {
+			int id = ck->unresolved[f].v[k] >> 1;
+			ck->need[ck->need_off[id] + fill[id]++] = f;
+		}
+	free(fill);
+}
+
 /* A header, or a .c file some other file includes: what it leaves
  * unresolved is its includers' to provide, and its findings have
  * fallout. */
@@ -987,7 +1062,102 @@ static bool is_included(Check *ck, int file)
  * file that reaches the header and uses a name whose only providers it
  * could see are among them must include a provider itself.
  */
-static void compute_fallout(Check *ck, Root *r, Finding *fd, const IntVec *leaving)
+/* What a fallout file should include to get back a name that leaves
+ * with root line c: the provider, when it comes for certain through c
+ * (and provides it in every configuration); else what line c included,
+ * which brings every configuration's provider. */
+static int fallout_home(Root *r, int c, int best_prov, bool cond)
+{
+	int node = tu_find(&r->g, best_prov);
+	if (!cond && node > 0 && (r->cert1.v[node] == c || r->cert2.v[node] == c))
+		return best_prov;
+	return r->g.nodes.v[r->redges.v[c].node];
+}
+
+/* Whether header h meets the finding's header in some TU: some file that
+ * reaches h also reaches the header (fmark == e + 1).  A bounded search;
+ * past the bound, assume it does. */
+static bool meets(Check *ck, Root *r, int h, uint32_t e)
+{
+	IntVec *q = &r->queue;
+	q->n = 0;
+	vec_push(q, h);
+	r->vmark[h] = e;
+	for (int qi = 0; qi < q->n; qi++) {
+		if (qi > 4000)
+			return true;
+		int f = q->v[qi];
+		if (r->fmark[f] == e + 1)
+			return true;
+		for (int k = ck->rev_off[f]; k < ck->rev_off[f + 1]; k++) {
+			int z = ck->rev[k];
+			if (r->vmark[z] != e) {
+				r->vmark[z] = e;
+				vec_push(q, z);
+			}
+		}
+	}
+	return false;
+}
+
+/*
+ * A header that relies on its includers for a name (unresolved) that a
+ * leaving file provides loses it wherever its includer got it through
+ * the removed line: when it meets the finding's header in some TU, it
+ * must include the name's home itself.
+ */
+static void fallout_of_needers(Check *ck, Root *r, Finding *fd, const IntVec *leaving, uint32_t e, int c)
+{
+	if (!r->vmark)
+		r->vmark = xcalloc((size_t)ck->nfiles + 1, sizeof(uint32_t));
+	int nfo0 = fd->fallout.n;
+	for (int i = 0; i < leaving->n; i++) {
+		int f = leaving->v[i];
+		for (int k = ck->fprov_off[f]; k < ck->fprov_off[f + 1]; k++) {
+			int id = ck->fprov[k];
+			for (int j = ck->need_off[id]; j < ck->need_off[id + 1]; j++) {
+				int h = ck->need[j];
+				if (h == fd->file || r->fmark[h] == e || r->fmark[h] == e + 1)
+					continue; /* leaving, or handled as a file reaching it */
+				/* already a fallout file with this name? */
+				Fallout *fo = NULL;
+				for (int q = nfo0; q < fd->fallout.n && !fo; q++)
+					if (fd->fallout.v[q].file == h)
+						fo = &fd->fallout.v[q];
+				if (fo) {
+					bool dup = false;
+					for (int q = 0; q < fo->syms.n && !dup; q++)
+						dup = fo->syms.v[q] == id;
+					if (dup)
+						continue;
+				}
+				/* another provider h includes itself, or that does not leave */
+				bool safe = false, home_cond = false;
+				int home = -1, best = SK_NKINDS;
+				for (int pi = ck->prov_off[id]; pi < ck->prov_off[id + 1] && !safe; pi++) {
+					const Prov *p = &ck->provs[pi];
+					if (p->kind == SK_SEED)
+						continue;
+					for (int t = ck->fwd_off[h]; t < ck->fwd_off[h + 1] && !safe && !p->cond; t++)
+						safe = ck->fwd[t] == p->file;
+					if (r->fmark[p->file] == e && (p->kind < best || (p->kind == best && home_cond && !p->cond)))
+						best = p->kind, home = p->file, home_cond = p->cond;
+				}
+				if (safe || home < 0 || !meets(ck, r, h, e))
+					continue;
+				if (!fo) {
+					Fallout nf = {.file = h};
+					vec_push(&fd->fallout, nf);
+					fo = &fd->fallout.v[fd->fallout.n - 1];
+				}
+				add_unique(&fo->add, public_home(ck, h, fallout_home(r, c, home, home_cond)));
+				add_unique(&fo->syms, id);
+			}
+		}
+	}
+}
+
+static void compute_fallout(Check *ck, Root *r, Finding *fd, const IntVec *leaving, int c)
 {
 	build_rev(ck);
 	int n = ck->nfiles;
@@ -1032,21 +1202,21 @@ static void compute_fallout(Check *ck, Root *r, Finding *fd, const IntVec *leavi
 			/* providers: some leaving, none that z provides itself or
 			 * includes directly outside the leaving set */
 			int home = -1, best = SK_NKINDS;
-			bool safe = false;
+			bool safe = false, home_cond = false;
 			for (int j = ck->prov_off[u->id]; j < ck->prov_off[u->id + 1] && !safe; j++) {
 				const Prov *p = &ck->provs[j];
 				if (!satisfies(p->kind, u->flags))
 					continue;
 				if (p->file == z)
 					safe = true;
-				for (int t = ck->fwd_off[z]; t < ck->fwd_off[z + 1] && !safe; t++)
+				for (int t = ck->fwd_off[z]; t < ck->fwd_off[z + 1] && !safe && !p->cond; t++)
 					safe = ck->fwd[t] == p->file; /* z includes it itself */
-				if (!safe && r->fmark[p->file] == e && p->kind < best)
-					best = p->kind, home = p->file;
+				if (!safe && r->fmark[p->file] == e && (p->kind < best || (p->kind == best && home_cond && !p->cond)))
+					best = p->kind, home = p->file, home_cond = p->cond;
 			}
 			if (safe || home < 0)
 				continue;
-			add_unique(&fo.add, public_home(ck, z, home));
+			add_unique(&fo.add, public_home(ck, z, fallout_home(r, c, home, home_cond)));
 			add_unique(&fo.syms, u->id);
 		}
 		if (fo.add.n)
@@ -1056,6 +1226,7 @@ static void compute_fallout(Check *ck, Root *r, Finding *fd, const IntVec *leavi
 			vec_free(&fo.syms);
 		}
 	}
+	fallout_of_needers(ck, r, fd, leaving, e, c);
 }
 
 static bool wanted(const Check *ck, int kind)
@@ -1088,7 +1259,7 @@ static int use_depends(const Root *r, const EffUse *e, int *lines_out, int *nlin
 		if (own ? a < at : a <= at)
 			satisfied = true;
 		int cl[2] = {r->cert1.v[p], r->cert2.v[p]};
-		for (int q = 0; q < 2; q++) {
+		for (int q = 0; q < 2 && r->prov_cert.v[j]; q++) {
 			int x = cl[q];
 			if (x < 0)
 				continue;
@@ -1189,6 +1360,18 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 		r->seen_slot[u->id] = eff.n;
 		vec_push(&eff, e);
 	}
+	/* the functions it defines: their prototypes are used */
+	const Symbols *rsy = syms_of(ck, file);
+	for (uint32_t k = 0; rsy && k < rsy->nprovides && !use_live; k++) {
+		const SymEntry *pe = &sym_provides(rsy)[k];
+		if (pe->kind != SK_FUNC_DEF)
+			continue;
+		int id = name_id(ck->names, sym_name(rsy, pe), pe->name_len, false, false);
+		if (id < 0)
+			continue;
+		EffUse e = {id, UF_PROTO, pe->line, -1};
+		vec_push(&eff, e);
+	}
 	/* what headers of the closure leave to their includer; per name the
 	 * header available first (the strictest point of use) */
 	for (int v = 1; v < r->n; v++) {
@@ -1256,6 +1439,8 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 		int target = r->g.nodes.v[re->node];
 		if (target == file)
 			continue;
+		if (!ends_with(fs_keystr(ft, ft->files[target].key), ".h"))
+			continue; /* a .c, .inc, .def ... file: code, not declarations */
 		int kind = -1;
 		if (!deps[c].n) {
 			bool elsewhere = avail_without(r, re->node, c) != NEVER;
@@ -1348,8 +1533,13 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 		}
 		if ((kind == FK_UNUSED || kind == FK_REPLACEABLE || kind == FK_FORWARD) && is_included(ck, file)) {
 			IntVec leaving = {0};
+			/* what may leave: reached through line c and not certainly
+			 * through another */
 			for (int v = 1; v < r->n; v++)
-				if (r->lab1.v[v] == c && r->lab2.v[v] < 0) {
+				if ((r->lab1.v[v] == c || r->lab2.v[v] == c || r->cert1.v[v] == c ||
+				     r->cert2.v[v] == c) &&
+				    !((r->cert1.v[v] >= 0 && r->cert1.v[v] != c) ||
+				      (r->cert2.v[v] >= 0 && r->cert2.v[v] != c))) {
 					int f = r->g.nodes.v[v];
 					bool added = false;
 					for (int a = 0; a < fd.add.n; a++)
@@ -1358,7 +1548,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 					if (!added)
 						vec_push(&leaving, f);
 				}
-			compute_fallout(ck, r, &fd, &leaving);
+			compute_fallout(ck, r, &fd, &leaving, c);
 			vec_free(&leaving);
 		}
 		vec_push(out, fd);
@@ -1439,6 +1629,8 @@ void check_free(Check *ck)
 	free(ck->uses);
 	free(ck->unresolved);
 	free(ck->has_unresolved);
+	free(ck->need_off);
+	free(ck->need);
 	free(ck->prov_off);
 	free(ck->provs);
 	free(ck->rev_off);
@@ -1617,6 +1809,7 @@ void check_run(Check *ck, const int *files, int n, FindingVec *out)
 	Job job = {.ck = ck, .files = headers.v, .n = headers.n, .headers = true};
 	run_parallel(&job, s->pp ? 1 : s->opt->jobs); /* exact walks share one table */
 	vec_free(&headers);
+	build_needers(ck);
 	phase("check-files");
 	job = (Job){.ck = ck, .files = files, .n = n};
 	run_parallel(&job, s->pp ? 1 : s->opt->jobs); /* exact walks share one table */
@@ -1694,6 +1887,13 @@ char *check_spelling(Check *ck, int from, int target)
 		char *r = xasprintf(i < ch->quote_end ? "\"%s\"" : "<%s>", tk + dl + 1);
 		free(fdir);
 		return r;
+	}
+	/* another architecture's header: as code everywhere spells it, for
+	 * the includer's own architecture to resolve (<asm/pkeys.h>) */
+	const char *inc = strstr(tk, "/include/");
+	if (!strncmp(tk, "arch/", 5) && inc) {
+		free(fdir);
+		return xasprintf("<%s>", inc + 9);
 	}
 	/* relative to the includer's directory */
 	StrBuf sb = {0};

@@ -36,6 +36,10 @@ typedef struct {
 	} *span;
 	int *found_at;
 	int cap;
+	/* per file: [from, to) line pairs of text that is not there in every
+	 * configuration (under an #if of unknown value, or skipped) */
+	int *unk_first, *unk_count;
+	VEC(uint32_t) unk;
 	VEC(GEdge) edges;
 	/* The same edges packed for the TU walks, which are bound by memory
 	 * latency: (target + 1) << 3 | flags, four bytes an edge. */
@@ -88,7 +92,11 @@ static void base_grow(Graph *g, Base *b)
 		cap *= 2;
 	b->span = xrealloc(b->span, (size_t)cap * sizeof(*b->span));
 	b->found_at = xrealloc(b->found_at, (size_t)cap * sizeof(int));
+	b->unk_first = xrealloc(b->unk_first, (size_t)cap * sizeof(int));
+	b->unk_count = xrealloc(b->unk_count, (size_t)cap * sizeof(int));
 	for (int i = b->cap; i < cap; i++) {
+		b->unk_first[i] = 0;
+		b->unk_count[i] = 0;
 		b->span[i].first = -1;
 		b->span[i].count = 0;
 		b->span[i].lines = 0;
@@ -143,6 +151,9 @@ void graph_free(Graph *g)
 	for (int i = 0; i < g->nbases; i++) {
 		free(g->bases[i].span);
 		free(g->bases[i].found_at);
+		free(g->bases[i].unk_first);
+		free(g->bases[i].unk_count);
+		vec_free(&g->bases[i].unk);
 		vec_free(&g->bases[i].edges);
 		vec_free(&g->bases[i].packed);
 	}
@@ -242,6 +253,31 @@ static void apply_prelude(Graph *g, int ctx)
 	mt_apply(&g->mt, g->cfg->ctxs.v[ctx].prelude);
 }
 
+/* Records where text stops (or starts) being there in every
+ * configuration: unknown_depth going from 0 to more opens a range at this
+ * directive's line, back to 0 closes it. */
+static void note_unknown(Base *b, int file, uint32_t *from, int before, int after, uint32_t line)
+{
+	if (!before && after)
+		*from = line;
+	else if (before && !after) {
+		vec_push(&b->unk, *from);
+		vec_push(&b->unk, line);
+		b->unk_count[file]++;
+	}
+}
+
+/* A branch known to be skipped: its text is not there at all (when the
+ * group is already unknown, the open range covers it). */
+static void skipped_range(Base *b, int file, uint32_t from, uint32_t to, int depth)
+{
+	if (depth)
+		return;
+	vec_push(&b->unk, from);
+	vec_push(&b->unk, to);
+	b->unk_count[file]++;
+}
+
 static void compute_edges(Graph *g, int chain, int file)
 {
 	Base *b = base_get(g, chain);
@@ -274,8 +310,12 @@ static void compute_edges(Graph *g, int chain, int file)
 	for (int k = 0; k < n && !track_defines; k++)
 		track_defines = (dirs[k].flags & DF_COMPUTED) && dirs[k].kind != D_DEFINE;
 	int i = 0;
+	b->unk_first[file] = b->unk.n;
+	b->unk_count[file] = 0;
+	uint32_t unk_from = 0;
 	while (i < n) {
 		const Directive *d = &dirs[i];
+		int depth_before = unknown_depth;
 		switch (d->kind) {
 		case D_IF:
 		case D_IFDEF:
@@ -286,6 +326,9 @@ static void compute_edges(Graph *g, int chain, int file)
 			if (v == TRI_UNKNOWN)
 				unknown_depth++;
 			if (v == TRI_FALSE) {
+				note_unknown(b, file, &unk_from, depth_before, unknown_depth, d->line);
+				skipped_range(b, file, d->line, d->next < 0 ? UINT32_MAX : dirs[d->next].line,
+					      unknown_depth);
 				i = d->next < 0 ? n : d->next;
 				continue;
 			}
@@ -316,6 +359,9 @@ static void compute_edges(Graph *g, int chain, int file)
 			if (v != TRI_FALSE)
 				fr->maybe_taken = true;
 			if (v == TRI_FALSE) {
+				note_unknown(b, file, &unk_from, depth_before, unknown_depth, d->line);
+				skipped_range(b, file, d->line, d->next < 0 ? UINT32_MAX : dirs[d->next].line,
+					      unknown_depth);
 				i = d->next < 0 ? n : d->next;
 				continue;
 			}
@@ -383,11 +429,27 @@ static void compute_edges(Graph *g, int chain, int file)
 		default:
 			break;
 		}
+		note_unknown(b, file, &unk_from, depth_before, unknown_depth, d->line);
 		i++;
 	}
+	if (unknown_depth) /* never closed: the rest of the file */
+		note_unknown(b, file, &unk_from, unknown_depth, 0, UINT32_MAX);
 	vec_free(&st);
 	g->stats.files_with_edges++;
 	g->stats.edges += b->span[file].count;
+}
+
+int graph_file_unknown(const Graph *g, int chain, int file, const uint32_t **ranges)
+{
+	int bchain = base_of(g, chain);
+	*ranges = NULL;
+	if (bchain >= g->nbases)
+		return 0;
+	const Base *b = &g->bases[bchain];
+	if (file >= b->cap || b->span[file].first < 0 || !b->unk_count[file])
+		return 0;
+	*ranges = b->unk.v + b->unk_first[file];
+	return b->unk_count[file];
 }
 
 void graph_ensure(Graph *g, int chain, int file)

@@ -33,6 +33,10 @@ void graph_tu(const Graph *g, const Unit *u, TuGraph *tg, bool lean);
  * counts (direct includers).  Returns the number of edges; targets in
  * out (file ids, -1 unresolved). */
 int graph_file_targets(const Graph *g, int chain, int file, IntVec *out);
+/* The parts of a file that some configurations do not compile (under an
+ * #if of unknown value, or in a branch known to be skipped), as [from,
+ * to) line pairs in *ranges.  Returns the number of pairs. */
+int graph_file_unknown(const Graph *g, int chain, int file, const uint32_t **ranges);
 /* Edges of a file (computing them if needed) under a chain: used for
  * files no TU reaches.  Not thread-safe. */
 void graph_ensure(Graph *g, int chain, int file);

@@ -169,6 +169,19 @@ test_expect_success 'an include used only by an included .c file is kept' '
 	test_must_be_empty out
 '
 
+# ---- a header that declares what the file defines -------------------------
+
+test_expect_success 'the prototype of a function the file defines keeps its header' '
+	rm -rf pr && mkdir pr && cd pr &&
+	printf "#ifndef API_H\n#define API_H\nint api_call(int x);\n#endif\n" >api.h &&
+	printf "#include \"api.h\"\nint api_call(int x) { return x + 1; }\n" >api.c &&
+	gcc -fsyntax-only -Wmissing-prototypes -Werror api.c &&
+	sed "/api.h/d" api.c >a2.c && ! gcc -fsyntax-only -Wmissing-prototypes -Werror a2.c 2>/dev/null &&
+	rm a2.c &&
+	hdrslim check . api.c >out &&
+	test_must_be_empty out
+'
+
 # ---- --decl-macro ----------------------------------------------------------
 
 test_expect_success '--decl-macro makes a macro call declare its arguments' '
