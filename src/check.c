@@ -483,7 +483,9 @@ typedef struct {
 	IntVec prov_nodes;
 	IntVec prov_cert;    /* by index in prov_nodes: provides it for certain */
 	IntVec exp_pairs;    /* (node, node that exports it) pairs */
-	uint32_t *fmark, *nmark, fepoch; /* fallout: by file id, by name id */
+	uint32_t *fmark, fepoch; /* fallout: by file id */
+	IntVec lnames;       /* fallout: open-addressing set of the names that
+			      * may leave (small, so it stays in cache) */
 	int *seed_memo;      /* by name id: offset in seed_pool, -1 not yet */
 	uint32_t *vmark;     /* fallout: visited marks of meets() */
 	IntVec queue;
@@ -521,6 +523,33 @@ static int cmp_redge(const void *a, const void *b)
 	return x->dir - y->dir;
 }
 
+/* l1[v], l2[v]: the first two root lines (in line order) whose includes
+ * reach v over the successor lists off/succ; certain: only the root's
+ * lines that are not under an #if of unknown value. */
+static void two_labels(Root *r, const int *off, const int *succ, bool certain, IntVec *l1, IntVec *l2)
+{
+	ivec_fill(l1, r->n, -1);
+	ivec_fill(l2, r->n, -1);
+	for (int e = 0; e < r->redges.n; e++) {
+		if (certain && r->redges.v[e].cond)
+			continue;
+		r->stack.n = 0;
+		vec_push(&r->stack, r->redges.v[e].node);
+		while (r->stack.n) {
+			int v = r->stack.v[--r->stack.n];
+			if (v == 0 || l1->v[v] == e || l2->v[v] >= 0)
+				continue;
+			if (l1->v[v] < 0)
+				l1->v[v] = e;
+			else
+				l2->v[v] = e;
+			for (int k = off[v]; k < off[v + 1]; k++)
+				if (succ[k] > 0)
+					vec_push(&r->stack, succ[k]);
+		}
+	}
+}
+
 static void label(Root *r, const Facts *ff)
 {
 	TuGraph *g = &r->g;
@@ -536,24 +565,7 @@ static void label(Root *r, const Facts *ff)
 	}
 	if (r->redges.n > 1)
 		qsort(r->redges.v, (size_t)r->redges.n, sizeof(RootEdge), cmp_redge);
-	ivec_fill(&r->lab1, n, -1);
-	ivec_fill(&r->lab2, n, -1);
-	for (int e = 0; e < r->redges.n; e++) {
-		r->stack.n = 0;
-		vec_push(&r->stack, r->redges.v[e].node);
-		while (r->stack.n) {
-			int v = r->stack.v[--r->stack.n];
-			if (v == 0 || r->lab1.v[v] == e || r->lab2.v[v] >= 0)
-				continue;
-			if (r->lab1.v[v] < 0)
-				r->lab1.v[v] = e;
-			else
-				r->lab2.v[v] = e;
-			for (int k = g->succ_off.v[v]; k < g->succ_off.v[v + 1]; k++)
-				if (g->succ.v[k] > 0)
-					vec_push(&r->stack, g->succ.v[k]);
-		}
-	}
+	two_labels(r, g->succ_off.v, g->succ.v, false, &r->lab1, &r->lab2);
 	/* certain labels: unconditional edges only */
 	ivec_fill(&r->coff, n + 1, 0);
 	for (int k = 0; k < g->edges.n; k++) {
@@ -570,25 +582,7 @@ static void label(Root *r, const Facts *ff)
 		if (!e->cond && e->to > 0 && e->from > 0)
 			r->csucc.v[r->coff.v[e->from] + r->stack.v[e->from]++] = e->to;
 	}
-	ivec_fill(&r->cert1, n, -1);
-	ivec_fill(&r->cert2, n, -1);
-	for (int e = 0; e < r->redges.n; e++) {
-		if (r->redges.v[e].cond)
-			continue;
-		r->stack.n = 0;
-		vec_push(&r->stack, r->redges.v[e].node);
-		while (r->stack.n) {
-			int v = r->stack.v[--r->stack.n];
-			if (v == 0 || r->cert1.v[v] == e || r->cert2.v[v] >= 0)
-				continue;
-			if (r->cert1.v[v] < 0)
-				r->cert1.v[v] = e;
-			else
-				r->cert2.v[v] = e;
-			for (int k = r->coff.v[v]; k < r->coff.v[v + 1]; k++)
-				vec_push(&r->stack, r->csucc.v[k]);
-		}
-	}
+	two_labels(r, r->coff.v, r->csucc.v, true, &r->cert1, &r->cert2);
 }
 
 static void root_free(Root *r)
@@ -606,7 +600,7 @@ static void root_free(Root *r)
 	vec_free(&r->prov_cert);
 	vec_free(&r->exp_pairs);
 	free(r->fmark);
-	free(r->nmark);
+	vec_free(&r->lnames);
 	free(r->seed_memo);
 	free(r->vmark);
 	vec_free(&r->queue);
@@ -1157,24 +1151,54 @@ static void fallout_of_needers(Check *ck, Root *r, Finding *fd, const IntVec *le
 	}
 }
 
+/* A set of name ids in an IntVec of power-of-two size (-1 empty). */
+static void lset_add(IntVec *set, int id)
+{
+	unsigned mask = (unsigned)set->n - 1;
+	for (unsigned h = ((unsigned)id * 2654435761u) & mask;; h = (h + 1) & mask) {
+		if (set->v[h] == id)
+			return;
+		if (set->v[h] < 0) {
+			set->v[h] = id;
+			return;
+		}
+	}
+}
+
+static bool lset_has(const IntVec *set, int id)
+{
+	unsigned mask = (unsigned)set->n - 1;
+	for (unsigned h = ((unsigned)id * 2654435761u) & mask;; h = (h + 1) & mask) {
+		if (set->v[h] == id)
+			return true;
+		if (set->v[h] < 0)
+			return false;
+	}
+}
+
 static void compute_fallout(Check *ck, Root *r, Finding *fd, const IntVec *leaving, int c)
 {
 	build_rev(ck);
 	int n = ck->nfiles;
 	if (!r->fmark) {
 		r->fmark = xcalloc((size_t)n + 1, sizeof(uint32_t));
-		r->nmark = xcalloc((size_t)intern_count(ck->names) + 1, sizeof(uint32_t));
 	}
-	/* epochs: fmark == e leaving, == e + 1 reaches the header; nmark == e
-	 * a name some leaving file provides */
+	/* epochs: fmark == e leaving, == e + 1 reaches the header */
 	r->fepoch += 2;
 	uint32_t e = r->fepoch;
+	int nl = 0;
 	for (int i = 0; i < leaving->n; i++) {
 		int f = leaving->v[i];
 		r->fmark[f] = e;
-		for (int k = ck->fprov_off[f]; k < ck->fprov_off[f + 1]; k++)
-			r->nmark[ck->fprov[k]] = e;
+		nl += ck->fprov_off[f + 1] - ck->fprov_off[f];
 	}
+	int cap = 16;
+	while (cap < 2 * nl)
+		cap *= 2;
+	ivec_fill(&r->lnames, cap, -1);
+	for (int i = 0; i < leaving->n; i++)
+		for (int k = ck->fprov_off[leaving->v[i]]; k < ck->fprov_off[leaving->v[i] + 1]; k++)
+			lset_add(&r->lnames, ck->fprov[k]);
 	/* files that reach the header */
 	r->stack.n = 0;
 	vec_push(&r->stack, fd->file);
@@ -1197,7 +1221,7 @@ static void compute_fallout(Check *ck, Root *r, Finding *fd, const IntVec *leavi
 		Fallout fo = {.file = z};
 		for (int k = 0; k < ck->uses[z].n; k++) {
 			UseRef *u = &ck->uses[z].v[k];
-			if (r->nmark[u->id] != e || ((u->flags & UF_TAG) && !(u->flags & UF_COMPLETE)))
+			if (!lset_has(&r->lnames, u->id) || ((u->flags & UF_TAG) && !(u->flags & UF_COMPLETE)))
 				continue;
 			/* providers: some leaving, none that z provides itself or
 			 * includes directly outside the leaving set */
