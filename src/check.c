@@ -42,6 +42,8 @@ struct Check {
 	Interner *names;   /* symbol names; tags are stored as "struct NAME" */
 	int *prov_off;     /* CSR: name id -> provs */
 	Prov *provs;
+	int *prov_hdr_end; /* by name id: provs from .c files come after this */
+	uint8_t *is_c;     /* by file id: a .c file */
 	VEC(UseRef) *uses; /* by file id */
 	IntVec *unresolved; /* by file id: names a header's closure cannot provide */
 	bool *has_unresolved;
@@ -399,6 +401,8 @@ static void build_index(Check *ck)
 		for (uint32_t k = 0; k < sy->nprovides; k++) {
 			const SymEntry *e = &sym_provides(sy)[k];
 			int id = name_id(ck->names, sym_name(sy, e), e->name_len, sym_is_tag_kind(e->kind), true);
+			if (id < 0) /* a tag name too long to intern: a name no use can match */
+				id = name_id(ck->names, "", 0, false, true);
 			vec_push(&ids, id);
 			while (count.n <= id)
 				vec_push(&count, 0);
@@ -425,6 +429,27 @@ static void build_index(Check *ck)
 		}
 	}
 	free(fill);
+	/* per name, the .c files' provides last: a closure rarely holds a .c
+	 * file, and pr_fmt or DRV_NAME is defined in thousands of them */
+	ck->is_c = xcalloc((size_t)ft->nfiles + 1, 1);
+	for (int f = 0; f < ft->nfiles; f++)
+		ck->is_c[f] = ends_with(fs_keystr(ft, ft->files[f].key), ".c");
+	ck->prov_hdr_end = xmalloc(((size_t)nnames + 1) * sizeof(int));
+	VEC(Prov) tmp = {0};
+	for (int id = 0; id < nnames; id++) {
+		int a = ck->prov_off[id], b = ck->prov_off[id + 1], w = a;
+		tmp.n = 0;
+		for (int k = a; k < b; k++) {
+			if (ck->is_c[ck->provs[k].file])
+				vec_push(&tmp, ck->provs[k]);
+			else
+				ck->provs[w++] = ck->provs[k];
+		}
+		ck->prov_hdr_end[id] = w;
+		for (int k = 0; k < tmp.n; k++)
+			ck->provs[w++] = tmp.v[k];
+	}
+	vec_free(&tmp);
 	/* ids is in file order: per file, the names it provides */
 	ck->fprov_off = xcalloc((size_t)ft->nfiles + 1, sizeof(int));
 	for (int f = 0; f < ft->nfiles; f++)
@@ -480,6 +505,10 @@ typedef struct {
 	 * mode): a removal is safe only if what it takes away still comes
 	 * for certain some other way. */
 	IntVec cert1, cert2, coff, csucc;
+	bool c_in_closure;   /* a .c file besides the root: scan all provides */
+	uint32_t *rmark;     /* by name id: == epoch when the root provides it */
+	uint16_t *rkinds;    /* ... with these kinds (bit set of SymKind) */
+	uint32_t repoch;
 	IntVec prov_nodes;
 	IntVec prov_cert;    /* by index in prov_nodes: provides it for certain */
 	IntVec exp_pairs;    /* (node, node that exports it) pairs */
@@ -602,6 +631,8 @@ static void root_free(Root *r)
 	free(r->fmark);
 	vec_free(&r->lnames);
 	free(r->seed_memo);
+	free(r->rmark);
+	free(r->rkinds);
 	free(r->vmark);
 	vec_free(&r->queue);
 	vec_free(&r->seed_pool);
@@ -623,6 +654,25 @@ static void load_root(Check *ck, Root *r, int file)
 	session_tu(ck->s, &u, &r->g);
 	tu_build_csr(&r->g);
 	label(r, ck->s->ft.files[file].facts);
+	r->c_in_closure = false;
+	for (int v = 1; v < r->g.nodes.n && !r->c_in_closure; v++)
+		r->c_in_closure = ck->is_c[r->g.nodes.v[v]];
+	/* what the root provides itself */
+	if (!r->rmark) {
+		int nn = intern_count(ck->names);
+		r->rmark = xcalloc((size_t)nn + 1, sizeof(uint32_t));
+		r->rkinds = xcalloc((size_t)nn + 1, sizeof(uint16_t));
+	}
+	r->repoch++;
+	const Symbols *sy = ck->s->ft.files[file].syms;
+	for (int k = ck->fprov_off[file]; sy && k < ck->fprov_off[file + 1]; k++) {
+		int id = ck->fprov[k];
+		if (r->rmark[id] != r->repoch) {
+			r->rmark[id] = r->repoch;
+			r->rkinds[id] = 0;
+		}
+		r->rkinds[id] |= (uint16_t)(1u << sym_provides(sy)[k - ck->fprov_off[file]].kind);
+	}
 	/* exported includes: the exporter provides what they provide */
 	r->exp_pairs.n = 0;
 	if (!ck->any_export)
@@ -669,14 +719,32 @@ static bool satisfies(int kind, int flags)
 	return true;
 }
 
+static bool root_satisfies(const Root *r, int id, int flags)
+{
+	if (r->rmark[id] != r->repoch || (flags & UF_PROTO))
+		return false;
+	for (int kind = 0; kind < SK_NKINDS; kind++)
+		if ((r->rkinds[id] >> kind & 1) && satisfies(kind, flags))
+			return true;
+	return false;
+}
+
+/* Where the provides worth looking at for this root end. */
+static int prov_end(const Check *ck, const Root *r, int id)
+{
+	return r->c_in_closure ? ck->prov_off[id + 1] : ck->prov_hdr_end[id];
+}
+
 /* Nodes of the closure (not the root) that provide the name for this use,
  * best kind first.  Returns -1 when the root provides it itself, else the
  * count in r->prov_nodes. */
 static int providers(Check *ck, Root *r, int id, int flags)
 {
 	r->prov_nodes.n = 0;
+	if (root_satisfies(r, id, flags))
+		return -1;
 	int best = SK_NKINDS;
-	for (int k = ck->prov_off[id]; k < ck->prov_off[id + 1]; k++) {
+	for (int k = ck->prov_off[id], end = prov_end(ck, r, id); k < end; k++) {
 		const Prov *p = &ck->provs[k];
 		if (!satisfies(p->kind, flags))
 			continue;
@@ -762,7 +830,7 @@ static int seed_providers(Check *ck, Root *r, int id)
 	const int *sids = seed_names(ck, r, id, &ns);
 	for (int i = 0; i < ns; i++) {
 		int sid = sids[i];
-		for (int k = ck->prov_off[sid]; k < ck->prov_off[sid + 1]; k++) {
+		for (int k = ck->prov_off[sid], end = prov_end(ck, r, sid); k < end; k++) {
 			const Prov *p = &ck->provs[k];
 			if (p->kind != SK_SEED)
 				continue;
@@ -780,7 +848,9 @@ static int all_providers(Check *ck, Root *r, int id, int flags)
 {
 	r->prov_nodes.n = 0;
 	r->prov_cert.n = 0;
-	for (int k = ck->prov_off[id]; k < ck->prov_off[id + 1]; k++) {
+	if (root_satisfies(r, id, flags))
+		return -1;
+	for (int k = ck->prov_off[id], end = prov_end(ck, r, id); k < end; k++) {
 		const Prov *p = &ck->provs[k];
 		if ((flags & UF_PROTO) ? p->kind != SK_FUNC_DECL : !satisfies(p->kind, flags))
 			continue;
@@ -1657,6 +1727,8 @@ void check_free(Check *ck)
 	free(ck->need);
 	free(ck->prov_off);
 	free(ck->provs);
+	free(ck->prov_hdr_end);
+	free(ck->is_c);
 	free(ck->rev_off);
 	free(ck->fwd_off);
 	free(ck->fwd);
