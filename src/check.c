@@ -1428,6 +1428,43 @@ static bool live_uses(Check *ck, int file, const TuGraph *g, void *outp)
 	return true;
 }
 
+/* A header that provides nothing but its guard: <uapi/linux/errno.h>,
+ * <asm/string.h> choosing string_32.h or string_64.h.  What it includes
+ * is what it is for, exported to its includers. */
+static bool is_forwarder(Check *ck, int file)
+{
+	const File *fl = &ck->s->ft.files[file];
+	if (ck->is_c[file] || !fl->syms || !fl->facts)
+		return false;
+	const Symbols *sy = fl->syms;
+	const char *guard = fl->facts->guard >= 0 ? facts_strs(fl->facts) + fl->facts->guard_name_off : NULL;
+	for (uint32_t k = 0; k < sy->nprovides; k++) {
+		const SymEntry *e = &sym_provides(sy)[k];
+		if (e->kind == SK_SEED)
+			continue;
+		if (guard && e->kind == SK_MACRO && e->name_len == fl->facts->guard_name_len &&
+		    !memcmp(sym_name(sy, e), guard, e->name_len))
+			continue;
+		return false;
+	}
+	return true;
+}
+
+/* Whether the included header relies on the root for a name (it uses what
+ * the root defines before including it, as <asm-generic/bitops/fls64.h>
+ * uses __fls from <asm/bitops.h>): the include is part of the root. */
+static bool needs_includer(Check *ck, Root *r, int target)
+{
+	if (!ck->has_unresolved[target])
+		return false;
+	for (int k = 0; k < ck->unresolved[target].n; k++) {
+		int id = ck->unresolved[target].v[k] >> 1;
+		if (root_satisfies(r, id, (ck->unresolved[target].v[k] & 1) ? UF_TAG | UF_COMPLETE : 0))
+			return true;
+	}
+	return false;
+}
+
 static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 {
 	FileTable *ft = &ck->s->ft;
@@ -1524,6 +1561,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	for (int c = 0; c < nre; c++)
 		uses_itself[c] = used_node[r->redges.v[c].node];
 	const Symbols *own_syms = syms_of(ck, file);
+	bool forwarder = is_forwarder(ck, file);
 	for (int c = 0; c < nre; c++) {
 		RootEdge *re = &r->redges.v[c];
 		if (re->dir < 0 || keep[c])
@@ -1535,6 +1573,10 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 			continue;
 		if (!ends_with(fs_keystr(ft, ft->files[target].key), ".h"))
 			continue; /* a .c, .inc, .def ... file: code, not declarations */
+		if (forwarder)
+			continue; /* its includes are all it is */
+		if (needs_includer(ck, r, target))
+			continue; /* the header is written to be included here */
 		int kind = -1;
 		if (!deps[c].n) {
 			bool elsewhere = avail_without(r, re->node, c) != NEVER;

@@ -90,6 +90,15 @@ int cmd_symbols(int argc, char **argv)
 			       e->flags & UF_COMPLETE ? " complete" : "", e->flags & UF_MACRO_BODY ? " macro" : "",
 			       e->flags & UF_COND ? " cond" : "", e->flags & UF_CODE ? " code" : "");
 		}
+		static const char *const pragma_names[] = {
+			"keep", "export", "begin_exports", "end_exports", "private", "no_include", "nested-include",
+		};
+		for (uint32_t k = 0; k < sy->npragmas; k++) {
+			const SymEntry *e = &sym_pragmas(sy)[k];
+			printf("pragma %u %s%s%s\n", e->line,
+			       e->kind <= PR_NESTED ? pragma_names[e->kind] : "?", e->name_len ? " " : "",
+			       e->name_len ? sym_name(sy, e) : "");
+		}
 	}
 	session_close(&s);
 	options_free(&o);

@@ -60,7 +60,7 @@ mk_export () {
 	rm -rf exp && mkdir exp && cd exp &&
 	printf '#ifndef IMPL_H\n#define IMPL_H\nint impl_fn(void);\n#endif\n' >impl.h &&
 	printf '#ifndef IMPL2_H\n#define IMPL2_H\nint impl2_fn(void);\n#endif\n' >impl2.h &&
-	printf '#ifndef FACADE_H\n#define FACADE_H\n%s\n#include "impl.h"%s\n#include "impl2.h"\n%s\n#endif\n' "$1" "$2" "$3" >facade.h &&
+	printf '#ifndef FACADE_H\n#define FACADE_H\nint facade_fn(void);\n%s\n#include "impl.h"%s\n#include "impl2.h"\n%s\n#endif\n' "$1" "$2" "$3" >facade.h &&
 	printf '#include "facade.h"\nint main(void) { return impl_fn() + impl2_fn(); }\n' >main.c &&
 	compiles main.c &&
 	cd ..
@@ -82,7 +82,7 @@ test_expect_success '// IWYU pragma: export makes the facade the home' '
 	test_grep "missing: impl2_fn" out &&
 	test_expect_code 1 hdrslim check --kinds=unused exp exp/facade.h >out &&
 	! grep "\"impl.h\"" out &&
-	test_grep "facade.h:5: unused: #include \"impl2.h\"" out
+	test_grep "facade.h:6: unused: #include \"impl2.h\"" out
 '
 
 test_expect_success 'begin_exports / end_exports export every include between' '
@@ -179,6 +179,28 @@ test_expect_success 'the prototype of a function the file defines keeps its head
 	sed "/api.h/d" api.c >a2.c && ! gcc -fsyntax-only -Wmissing-prototypes -Werror a2.c 2>/dev/null &&
 	rm a2.c &&
 	hdrslim check . api.c >out &&
+	test_must_be_empty out
+'
+
+# ---- headers that exist for their includes ----------------------------------
+
+test_expect_success 'a header that only forwards to others keeps its includes' '
+	rm -rf fw && mkdir fw && cd fw &&
+	printf "#ifndef REAL_H\n#define REAL_H\nint real_fn(void);\n#endif\n" >real.h &&
+	printf "#ifndef FWD_H\n#define FWD_H\n#include \"real.h\"\n#endif\n" >fwd.h &&
+	printf "#include \"fwd.h\"\nint main(void) { return real_fn(); }\n" >main.c &&
+	compiles main.c &&
+	hdrslim check --kinds=unused,redundant,replaceable . fwd.h >out &&
+	test_must_be_empty out
+'
+
+test_expect_success 'an include that uses what its includer defined first is kept' '
+	rm -rf tpl && mkdir tpl && cd tpl &&
+	printf "static inline int twice(int x) { return base_op(x) * 2; }\n" >tpl.h &&
+	printf "#ifndef OPS_H\n#define OPS_H\nstatic inline int base_op(int x) { return x; }\n#include \"tpl.h\"\n#endif\n" >ops.h &&
+	printf "#include \"ops.h\"\nint main(void) { return twice(1); }\n" >main.c &&
+	compiles main.c &&
+	hdrslim check --kinds=unused,redundant,replaceable . ops.h >out &&
 	test_must_be_empty out
 '
 
