@@ -45,6 +45,11 @@ asan: hdrslim-asan
 bench: hdrslim
 	scripts/bench
 
+# hdrslim check against clang-include-cleaner-19 on a clang-built part of
+# the kernel (sets itself up; see scripts/bench-peer).
+bench-peer: hdrslim
+	scripts/bench-peer --mode both
+
 verify-kernel: hdrslim
 	scripts/verify-kernel
 
@@ -60,4 +65,4 @@ clean:
 	rm -rf build hdrslim hdrslim-asan
 	$(MAKE) -C fuzz clean 2>/dev/null || true
 
-.PHONY: all check check-headers asan bench verify-kernel precision fuzz clean
+.PHONY: all check check-headers asan bench bench-peer verify-kernel precision fuzz clean
