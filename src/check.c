@@ -1207,14 +1207,17 @@ static void fallout_of_needers(Check *ck, Root *r, Finding *fd, const IntVec *le
 					if (r->fmark[p->file] == e && (p->kind < best || (p->kind == best && home_cond && !p->cond)))
 						best = p->kind, home = p->file, home_cond = p->cond;
 				}
-				if (safe || home < 0 || !meets(ck, r, h, e))
+				/* only the provider itself, when it comes for certain:
+				 * the removed header may be far too heavy for a
+				 * low-level header (struct module -> <linux/init.h>) */
+				if (safe || home < 0 || fallout_home(r, c, home, home_cond) != home || !meets(ck, r, h, e))
 					continue;
 				if (!fo) {
 					Fallout nf = {.file = h};
 					vec_push(&fd->fallout, nf);
 					fo = &fd->fallout.v[fd->fallout.n - 1];
 				}
-				add_unique(&fo->add, public_home(ck, h, fallout_home(r, c, home, home_cond)));
+				add_unique(&fo->add, public_home(ck, h, home));
 				add_unique(&fo->syms, id);
 			}
 		}
