@@ -2001,6 +2001,19 @@ char *check_written(Check *ck, int file, int dir)
 	return xasprintf("%.*s", (int)d->text_len, facts_text(f, d));
 }
 
+/* Whether path lies under an angle-bracket directory of from's chain. */
+static bool on_chain(Session *s, int from, const char *tk)
+{
+	const Chain *ch = &s->cfg.chains.v[s->cfg.ctxs.v[session_ctx_for_file(s, from)].chain];
+	for (int i = ch->quote_end; i < ch->ndirs; i++) {
+		const char *dk = fs_keystr(&s->ft, ch->dirs[i]);
+		size_t dl = strlen(dk);
+		if (strcmp(dk, ".") && !strncmp(tk, dk, dl) && tk[dl] == '/')
+			return true;
+	}
+	return false;
+}
+
 char *check_spelling(Check *ck, int from, int target)
 {
 	Session *s = ck->s;
@@ -2013,7 +2026,10 @@ char *check_spelling(Check *ck, int from, int target)
 		free(fdir);
 		return xasprintf("\"%s\"", tk);
 	}
-	if (strcmp(fdir, ".") && !strncmp(tk, fdir, fl) && tk[fl] == '/') {
+	/* (in a subdirectory, a header on the search chain is spelled from
+	 * there: <linux/sched/types.h>, not "sched/types.h") */
+	if (strcmp(fdir, ".") && !strncmp(tk, fdir, fl) && tk[fl] == '/' &&
+	    (!strchr(tk + fl + 1, '/') || !on_chain(s, from, tk))) {
 		char *r = xasprintf("\"%s\"", tk + fl + 1);
 		free(fdir);
 		return r;
