@@ -1197,10 +1197,13 @@ static void fallout_of_needers(Check *ck, Root *r, Finding *fd, const IntVec *le
 				}
 				/* another provider h includes itself, or that does not leave */
 				bool safe = false, home_cond = false;
-				int home = -1, best = SK_NKINDS;
+				int home = -1, best = SK_NKINDS, uflags = 0;
+				for (int q = 0; q < ck->unresolved[h].n; q++)
+					if (ck->unresolved[h].v[q] >> 1 == id && (ck->unresolved[h].v[q] & 1))
+						uflags = UF_TAG | UF_COMPLETE;
 				for (int pi = ck->prov_off[id]; pi < ck->prov_off[id + 1] && !safe; pi++) {
 					const Prov *p = &ck->provs[pi];
-					if (p->kind == SK_SEED)
+					if (!satisfies(p->kind, uflags))
 						continue;
 					for (int t = ck->fwd_off[h]; t < ck->fwd_off[h + 1] && !safe && !p->cond; t++)
 						safe = ck->fwd[t] == p->file;
