@@ -117,32 +117,16 @@ static bool exported_line(const Symbols *sy, unsigned line)
 		return false;
 	if (has_pragma(sy, line, PR_EXPORT))
 		return true;
-	bool open = false;
+	/* inside begin_exports ... end_exports: the nearest of the two before
+	 * the line is a begin (the pragmas are not in line order) */
+	const SymEntry *last = NULL;
 	for (uint32_t k = 0; k < sy->npragmas; k++) {
 		const SymEntry *e = &sym_pragmas(sy)[k];
-		if (e->line >= line)
-			continue;
-		if (e->kind == PR_BEGIN_EXPORTS)
-			open = true;
-		else if (e->kind == PR_END_EXPORTS)
-			open = false;
+		if ((e->kind == PR_BEGIN_EXPORTS || e->kind == PR_END_EXPORTS) && e->line < line &&
+		    (!last || e->line > last->line))
+			last = e;
 	}
-	/* the pragmas are not in line order: begin/end pairs are rare, so
-	 * look again for an end between the last begin and the line */
-	if (open) {
-		unsigned begin = 0;
-		for (uint32_t k = 0; k < sy->npragmas; k++) {
-			const SymEntry *e = &sym_pragmas(sy)[k];
-			if (e->kind == PR_BEGIN_EXPORTS && e->line < line && e->line > begin)
-				begin = e->line;
-		}
-		for (uint32_t k = 0; k < sy->npragmas; k++) {
-			const SymEntry *e = &sym_pragmas(sy)[k];
-			if (e->kind == PR_END_EXPORTS && e->line > begin && e->line < line)
-				return false;
-		}
-	}
-	return open;
+	return last && last->kind == PR_BEGIN_EXPORTS;
 }
 
 /* An include line no finding may remove. */

@@ -149,9 +149,11 @@ test_expect_success 'IWYU pragma: no_include "priv.h" stops the suggestion' '
 
 test_expect_success 'an #include inside an initializer is never reported' '
 	rm -rf xm && mkdir xm && cd xm &&
-	printf "X(one)\nX(two)\n" >names.def &&
-	printf "#define X(n) #n,\nstatic const char *names[] = {\n#include \"names.def\"\n};\n#undef X\nint main(void) { return names[0][0]; }\n" >main.c &&
+	printf "X(one)\nX(two)\n" >names.h &&
+	printf "#define X(n) #n,\nstatic const char *names[] = {\n#include \"names.h\"\n};\n#undef X\nint main(void) { return names[0][0]; }\n" >main.c &&
 	compiles main.c &&
+	hdrslim symbols main.c >syms &&
+	test_grep "^pragma 3 nested-include" syms &&
 	hdrslim check . main.c >out &&
 	test_must_be_empty out
 '
