@@ -70,12 +70,6 @@ const char *check_kind_name(int kind)
 	return kind >= 0 && kind < FK_NKINDS ? kind_names[kind] : "?";
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
 static void add_unique(IntVec *v, int x);
 static void findings_free_one(Finding *f);
 

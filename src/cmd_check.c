@@ -34,12 +34,6 @@ static unsigned parse_kinds(const char *s)
 	return k;
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
 static void sym_list(Check *ck, const IntVec *syms, int max, StrBuf *sb)
 {
 	for (int i = 0; i < syms->n && i < max; i++) {

@@ -283,12 +283,6 @@ Unit session_unit_for_path(Session *s, const char *path)
 	return u;
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
 void session_all_units(Session *s)
 {
 	if (s->cfg.units.n)

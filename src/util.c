@@ -373,3 +373,9 @@ int cpu_count(void)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
+
+bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && !strcmp(s + n - m, suffix);
+}

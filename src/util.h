@@ -92,6 +92,7 @@ void path_normalize(char *p);                                 /* in place */
 char *path_dirname(const char *p);                            /* malloc'd; "." for none */
 char *path_absolute(const char *p);                           /* against cwd, normalized */
 bool path_has_prefix(const char *p, const char *dir);         /* p == dir or under dir */
+bool ends_with(const char *s, const char *suffix);
 
 /* Writes s as a JSON string literal (quotes and escapes included). */
 void json_string(StrBuf *out, const char *s);
