@@ -2047,3 +2047,38 @@ char *check_spelling(Check *ck, int from, int target)
 	free(fdir);
 	return sb.buf;
 }
+
+void check_open_session(Session *s, Options *o, const char *tree, char **paths, int npaths,
+			IntVec *files)
+{
+	session_open(s, o, tree, true);
+	for (int i = 0; i < npaths; i++) {
+		Unit u = session_unit_for_path(s, paths[i]);
+		vec_push(files, u.file);
+	}
+	/* Every file of the tree is a root of the graph, even when only some
+	 * are checked: a header's fallout lands on its includers. */
+	IntVec tree_files = {0};
+	for (int i = 0; i < s->ft.nfiles; i++) {
+		File *f = &s->ft.files[i];
+		const char *k = fs_keystr(&s->ft, f->key);
+		if ((f->flags & F_IN_TREE) && !(f->flags & F_EXCLUDED) &&
+		    (ends_with(k, ".c") || ends_with(k, ".h")))
+			vec_push(&tree_files, i);
+	}
+	if (!files->n)
+		for (int i = 0; i < tree_files.n; i++)
+			vec_push(files, tree_files.v[i]);
+	VEC(Unit) units = {0};
+	for (int i = 0; i < tree_files.n; i++) {
+		Unit u = {tree_files.v[i], session_ctx_for_file(s, tree_files.v[i])};
+		vec_push(&units, u);
+	}
+	for (int i = 0; i < files->n; i++) {
+		Unit u = {files->v[i], session_ctx_for_file(s, files->v[i])};
+		vec_push(&units, u);
+	}
+	vec_free(&tree_files);
+	session_prepare(s, units.v, units.n);
+	vec_free(&units);
+}

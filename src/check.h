@@ -52,6 +52,11 @@ typedef VEC(Finding) FindingVec;
 typedef struct Check Check;
 
 /* kinds: bit set of (1 << FindingKind); strict: include-what-you-use. */
+/* Opens the session for a check of the tree: every .c and .h of the tree
+ * is a root of the graph (a header's fallout lands on its includers);
+ * *files gets the named paths' ids, or every such file when none. */
+void check_open_session(Session *s, Options *o, const char *tree, char **paths, int npaths,
+			IntVec *files);
 Check *check_new(Session *s, unsigned kinds, bool strict);
 void check_free(Check *ck);
 /* Reads a mapping file: one "<private.h> -> <public.h>" a line (or IWYU's

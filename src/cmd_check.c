@@ -280,37 +280,8 @@ int cmd_check(int argc, char **argv)
 		die("check: %s: No such file or directory", o.args.v[0]);
 	}
 	Session s;
-	session_open(&s, &o, tree, true);
 	IntVec files = {0};
-	for (int i = first_file; i < o.args.n; i++) {
-		Unit u = session_unit_for_path(&s, o.args.v[i]);
-		vec_push(&files, u.file);
-	}
-	/* Every file of the tree is a root of the graph, even when only some
-	 * are checked: a header's fallout lands on its includers. */
-	IntVec tree_files = {0};
-	for (int i = 0; i < s.ft.nfiles; i++) {
-		File *f = &s.ft.files[i];
-		const char *k = fs_keystr(&s.ft, f->key);
-		if ((f->flags & F_IN_TREE) && !(f->flags & F_EXCLUDED) &&
-		    (ends_with(k, ".c") || ends_with(k, ".h")))
-			vec_push(&tree_files, i);
-	}
-	if (!files.n) {
-		for (int i = 0; i < tree_files.n; i++)
-			vec_push(&files, tree_files.v[i]);
-	}
-	VEC(Unit) units = {0};
-	for (int i = 0; i < tree_files.n; i++) {
-		Unit u = {tree_files.v[i], session_ctx_for_file(&s, tree_files.v[i])};
-		vec_push(&units, u);
-	}
-	for (int i = 0; i < files.n; i++) {
-		Unit u = {files.v[i], session_ctx_for_file(&s, files.v[i])};
-		vec_push(&units, u);
-	}
-	vec_free(&tree_files);
-	session_prepare(&s, units.v, units.n);
+	check_open_session(&s, &o, tree, o.args.v + first_file, o.args.n - first_file, &files);
 	Check *ck = check_new(&s, kinds, strict);
 	if (o.mapping)
 		check_load_mapping(ck, o.mapping);
@@ -327,7 +298,6 @@ int cmd_check(int argc, char **argv)
 		status = 1;
 	findings_free(&fv);
 	check_free(ck);
-	vec_free(&units);
 	vec_free(&files);
 	session_close(&s);
 	options_free(&o);
