@@ -11,6 +11,7 @@ int cmd_why(int argc, char **argv);
 int cmd_lex(int argc, char **argv);
 int cmd_symbols(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 int cmd_if_eval(int argc, char **argv);
 
 #endif

@@ -19,6 +19,7 @@ static const struct {
 	{"cost", cmd_cost, "cost [OPTIONS] [TREE]         which headers cost the build most"},
 	{"why", cmd_why, "why  [OPTIONS] FILE HEADER    every include chain from FILE to HEADER"},
 	{"check", cmd_check, "check [OPTIONS] [TREE] [FILE...] unused, redundant, replaceable, missing includes"},
+	{"verify", cmd_verify, "verify [OPTIONS] [TREE] [--since REV] compile what the changes since REV touch"},
 	{"lex", cmd_lex, "lex  [OPTIONS] FILE...        the directives hdrslim sees in a file"},
 	{"symbols", cmd_symbols, "symbols [OPTIONS] FILE...    what a file provides and uses (symbol facts)"},
 	{"if-eval", cmd_if_eval, "if-eval [OPTIONS] EXPR...    how an #if expression evaluates (1, 0, unknown)"},
@@ -44,6 +45,7 @@ static void help(FILE *out)
 		"  why:  --max N\n"
 		"  check: --json  --kinds=unused,replaceable,redundant,missing  --policy=minimal|strict\n"
 		"         --mapping FILE (private -> public headers)  --decl-macro NAME[,NAME]\n"
+		"  verify: --since REV (default HEAD)  --cc-wrapper CMD  --timeout S  --json\n"
 		"\nexit status: 0 ok, 1 problems found in the analysed code, 2 cannot run\n");
 }
 

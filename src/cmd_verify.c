@@ -1,0 +1,139 @@
+/*
+ * cmd_verify.c — `hdrslim verify [OPTIONS] [TREE] [--since REV]`: compile
+ * every TU the changes since REV (default HEAD: the uncommitted work)
+ * touch, and report the ones that compiled before and fail now, in the
+ * compiler's style.  Exit 0 when nothing regressed, 1 when something
+ * did, 2 when it cannot run (not a git tree, a bad REV).  A CI gate, and
+ * the check `fix` and `series` make after each step.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "git.h"
+#include "verify.h"
+
+static bool is_opt(const char *a, const char *name)
+{
+	size_t n = strlen(name);
+	return !strncmp(a, name, n) && (a[n] == 0 || a[n] == '=');
+}
+
+/* --name=value or --name value; advances *i past a separate value. */
+static const char *value_of(int argc, char **argv, int *i, const char *name)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+	if (a[n] == '=')
+		return a + n + 1;
+	if (*i + 1 >= argc)
+		die("verify: option '%s' needs a value (see 'hdrslim verify --help')", name);
+	return argv[++*i];
+}
+
+static void print_json(const char *tree, const char *rev, const VerifyTuVec *v, int regressions)
+{
+	StrBuf sb = {0};
+	sb_adds(&sb, "{\"tree\": ");
+	json_string(&sb, tree);
+	sb_adds(&sb, ", \"since\": ");
+	json_string(&sb, rev);
+	int failing = 0;
+	for (int i = 0; i < v->n; i++)
+		failing += v->v[i].after && v->v[i].before;
+	sb_addf(&sb, ", \"tus\": %d, \"regressions\": %d, \"already_failing\": %d, \"results\": [",
+		v->n, regressions, failing);
+	for (int i = 0; i < v->n; i++) {
+		const VerifyTu *t = &v->v[i];
+		sb_adds(&sb, i ? ",\n  {\"tu\": " : "\n  {\"tu\": ");
+		json_string(&sb, t->tu);
+		const char *status = !t->after ? "ok" : t->before == 0 ? "regression" : "already-failing";
+		sb_addf(&sb, ", \"status\": \"%s\", \"after\": %d, \"before\": %d, \"first_error\": ", status,
+			t->after, t->before);
+		if (t->first_error)
+			json_string(&sb, t->first_error);
+		else
+			sb_adds(&sb, "null");
+		sb_addc(&sb, '}');
+	}
+	sb_adds(&sb, "\n]}\n");
+	fwrite(sb.buf, 1, sb.len, stdout);
+	free(sb.buf);
+}
+
+int cmd_verify(int argc, char **argv)
+{
+	/* verify's own options first; the rest are the shared ones */
+	VerifyOpts vo = {0};
+	const char *rev = "HEAD";
+	bool jobs_given = false;
+	char **rest = xcalloc((size_t)argc + 1, sizeof(char *));
+	int nrest = 0;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--")) {
+			while (i < argc)
+				rest[nrest++] = argv[i++];
+			break;
+		}
+		if (is_opt(a, "--cc-wrapper")) {
+			vo.cc_wrapper = value_of(argc, argv, &i, "--cc-wrapper");
+		} else if (is_opt(a, "--since")) {
+			rev = value_of(argc, argv, &i, "--since");
+		} else if (is_opt(a, "--timeout")) {
+			const char *v = value_of(argc, argv, &i, "--timeout");
+			char *end;
+			long t = strtol(v, &end, 10);
+			if (!*v || *end || t < 0 || t > 1000000)
+				die("verify: option '--timeout' needs a number of seconds");
+			vo.timeout = (int)t;
+		} else {
+			if (!strncmp(a, "-j", 2) || is_opt(a, "--jobs"))
+				jobs_given = true;
+			rest[nrest++] = argv[i];
+		}
+	}
+	Options o;
+	options_parse(&o, nrest, rest, "verify", "--json");
+	free(rest);
+	vo.jobs = jobs_given ? o.jobs : 0;
+	vo.quiet = o.quiet;
+	if (o.args.n > 1)
+		die("verify: one TREE at most (got '%s' and '%s')", o.args.v[0], o.args.v[1]);
+	const char *tree = o.args.n ? o.args.v[0] : o.tree ? o.tree : ".";
+	char *top = git_toplevel(tree);
+	if (!top)
+		die("verify: %s is not in a git work tree (verify compares it with a revision)", tree);
+	char *hash = git_rev(top, rev);
+	if (!hash)
+		die("verify: '%s' is not a revision of %s", rev, top);
+	Session s;
+	session_open(&s, &o, tree, !o.build);
+	VerifyTuVec out = {0};
+	int regressions = verify_run(&s, top, rev, &vo, &out);
+	int failing = 0;
+	for (int i = 0; i < out.n; i++) {
+		const VerifyTu *t = &out.v[i];
+		if (!t->after)
+			continue;
+		if (t->before == 0) {
+			if (!o.json)
+				printf("%s: error: does not compile after the change: %s\n", t->tu, t->first_error);
+		} else {
+			failing++;
+			if (!o.json)
+				printf("%s: note: already failing before the change: %s\n", t->tu, t->first_error);
+		}
+	}
+	if (o.json)
+		print_json(s.ft.root, rev, &out, regressions);
+	else
+		printf("verify: %d TU%s compiled, %d regression%s (and %d already failing before)\n", out.n,
+		       out.n == 1 ? "" : "s", regressions, regressions == 1 ? "" : "s", failing);
+	verify_tus_free(&out);
+	session_close(&s);
+	options_free(&o);
+	free(top);
+	free(hash);
+	return regressions ? EXIT_FINDINGS : EXIT_OK;
+}

@@ -1,0 +1,1393 @@
+/*
+ * verify.c — compiling what a change touches, and never losing the work
+ * tree while doing it.
+ *
+ * Four parts: finding each TU's command (compile_commands.json, a Kbuild
+ * .cmd file, or the session's flags), running many compiles at once
+ * (poll() over one pipe per child; a GNU make jobserver client when
+ * MAKEFLAGS names one), finding the affected TUs, and the before-compile
+ * of verify_run, which swaps the revision's versions of the changed files
+ * into the work tree and puts the user's bytes back.  The user's files
+ * are kept in memory and in a directory under $TMPDIR while swapped; the
+ * restore is written with async-signal-safe calls only, so that SIGINT,
+ * SIGTERM, SIGHUP and exit() (die) all restore before the process goes.
+ */
+#include "verify.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "git.h"
+#include "proc.h"
+
+/* ---- shell words ---- */
+
+/* A word of a shell command line: its value after quote removal and the
+ * span of its raw text, so that a Kbuild command can be rewritten without
+ * touching the quoting of the words it keeps. */
+typedef struct {
+	char *value;
+	size_t start, end;
+} Word;
+typedef VEC(Word) WordVec;
+
+/* Splits like a POSIX shell without expansions: blanks separate words,
+ * '...' is literal, "..." keeps \" \\ \$ \` escapes, a backslash quotes
+ * the next character. */
+static void shell_words(const char *s, WordVec *out)
+{
+	size_t i = 0, n = strlen(s);
+	StrBuf cur = {0};
+	for (;;) {
+		while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n'))
+			i++;
+		if (i >= n)
+			break;
+		size_t start = i;
+		cur.len = 0;
+		while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != '\n') {
+			char c = s[i++];
+			if (c == '\'') {
+				while (i < n && s[i] != '\'')
+					sb_addc(&cur, s[i++]);
+				i += i < n;
+			} else if (c == '"') {
+				while (i < n && s[i] != '"') {
+					if (s[i] == '\\' && i + 1 < n && strchr("\"\\$`\n", s[i + 1]))
+						i++;
+					sb_addc(&cur, s[i++]);
+				}
+				i += i < n;
+			} else if (c == '\\' && i < n) {
+				if (s[i] != '\n')
+					sb_addc(&cur, s[i]);
+				i++;
+			} else {
+				sb_addc(&cur, c);
+			}
+		}
+		Word w = {xstrdup(sb_str(&cur)), start, i};
+		vec_push(out, w);
+	}
+	free(cur.buf);
+}
+
+static void words_free(WordVec *w)
+{
+	for (int i = 0; i < w->n; i++)
+		free(w->v[i].value);
+	vec_free(w);
+}
+
+/* How many words starting at w a syntax check must drop: output and
+ * dependency-file options (an -fsyntax-only run writes nothing). */
+static int dropped_words(const char *w)
+{
+	static const char *const with_operand[] = {"-o", "-MF", "-MT", "-MQ", "-MJ"};
+	static const char *const alone[] = {"-c", "-MD", "-MMD", "-MP", "-MG", "-M", "-MM"};
+	for (size_t k = 0; k < sizeof(with_operand) / sizeof(with_operand[0]); k++) {
+		size_t len = strlen(with_operand[k]);
+		if (!strncmp(w, with_operand[k], len))
+			return w[len] ? 1 : 2;
+	}
+	for (size_t k = 0; k < sizeof(alone) / sizeof(alone[0]); k++)
+		if (!strcmp(w, alone[k]))
+			return 1;
+	if (!strncmp(w, "-Wp,-MD,", 8) || !strncmp(w, "-Wp,-MMD,", 9))
+		return 1;
+	return 0;
+}
+
+/* ---- commands ---- */
+
+typedef struct {
+	char **argv; /* NULL-terminated */
+	char *cwd;
+	char *error; /* no command could be made: why */
+} Cmd;
+
+static void argv_push(StrVec *v, const char *s)
+{
+	vec_push(v, xstrdup(s));
+}
+
+static void wrapper_words(const VerifyOpts *o, StrVec *argv)
+{
+	if (!o->cc_wrapper || !*o->cc_wrapper)
+		return;
+	WordVec w = {0};
+	shell_words(o->cc_wrapper, &w);
+	for (int i = 0; i < w.n; i++)
+		argv_push(argv, w.v[i].value);
+	words_free(&w);
+}
+
+static void cmd_set_argv(Cmd *c, StrVec *argv)
+{
+	vec_push(argv, NULL);
+	c->argv = argv->v;
+}
+
+static void cmd_free(Cmd *c)
+{
+	for (int i = 0; c->argv && c->argv[i]; i++)
+		free(c->argv[i]);
+	free(c->argv);
+	free(c->cwd);
+	free(c->error);
+}
+
+/* compile_commands.json, read again for the commands themselves (the
+ * session kept only what decides the headers). */
+typedef struct {
+	char *file;  /* absolute, normalised */
+	cJSON *entry;
+	char *dir;   /* absolute */
+} DbEntry;
+
+typedef struct {
+	cJSON *root;
+	VEC(DbEntry) entries; /* sorted by file */
+} Compdb;
+
+static int by_file(const void *a, const void *b)
+{
+	return strcmp(((const DbEntry *)a)->file, ((const DbEntry *)b)->file);
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	StrBuf sb = {0};
+	char buf[65536];
+	ssize_t r;
+	while ((r = read(fd, buf, sizeof(buf))) != 0) {
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			close(fd);
+			free(sb.buf);
+			return NULL;
+		}
+		sb_add(&sb, buf, (size_t)r);
+	}
+	close(fd);
+	sb_str(&sb);
+	if (len)
+		*len = sb.len;
+	return sb.buf;
+}
+
+static void compdb_load(Compdb *db, const char *path)
+{
+	memset(db, 0, sizeof(*db));
+	char *text = read_all(path, NULL);
+	if (!text)
+		die("%s: cannot read: %s", path, strerror(errno));
+	db->root = cJSON_Parse(text);
+	free(text);
+	if (!cJSON_IsArray(db->root))
+		die("%s: not a JSON array of compile commands", path);
+	char *db_dir = path_dirname(path);
+	cJSON *e;
+	cJSON_ArrayForEach(e, db->root) {
+		cJSON *dir = cJSON_GetObjectItemCaseSensitive(e, "directory");
+		cJSON *file = cJSON_GetObjectItemCaseSensitive(e, "file");
+		if (!cJSON_IsString(file))
+			continue;
+		char *d = path_join(db_dir, cJSON_IsString(dir) ? dir->valuestring : ".");
+		char *f = path_join(d, file->valuestring);
+		DbEntry de = {f, e, d};
+		vec_push(&db->entries, de);
+	}
+	free(db_dir);
+	if (db->entries.n)
+		qsort(db->entries.v, (size_t)db->entries.n, sizeof(DbEntry), by_file);
+}
+
+static void compdb_free(Compdb *db)
+{
+	for (int i = 0; i < db->entries.n; i++) {
+		free(db->entries.v[i].file);
+		free(db->entries.v[i].dir);
+	}
+	vec_free(&db->entries);
+	cJSON_Delete(db->root);
+}
+
+/* The database as first read: the before-compile may have swapped an
+ * older compile_commands.json in, or moved a new one aside, and the
+ * commands must be the ones the user has now. */
+static Compdb compdb_cache;
+static char *compdb_cache_path;
+
+static Compdb *compdb_get(const char *path)
+{
+	if (compdb_cache_path && !strcmp(compdb_cache_path, path))
+		return &compdb_cache;
+	if (compdb_cache_path) {
+		compdb_free(&compdb_cache);
+		free(compdb_cache_path);
+	}
+	compdb_load(&compdb_cache, path);
+	compdb_cache_path = xstrdup(path);
+	return &compdb_cache;
+}
+
+static void compdb_cmd(Compdb *db, const char *abs, const VerifyOpts *o, Cmd *c)
+{
+	/* the first entry for the file, as the session's units are */
+	int lo = 0, hi = db->entries.n;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (strcmp(db->entries.v[mid].file, abs) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= db->entries.n || strcmp(db->entries.v[lo].file, abs)) {
+		c->error = xasprintf("no compile_commands.json entry for %s", abs);
+		return;
+	}
+	DbEntry *de = &db->entries.v[lo];
+	StrVec words = {0};
+	cJSON *args = cJSON_GetObjectItemCaseSensitive(de->entry, "arguments");
+	cJSON *command = cJSON_GetObjectItemCaseSensitive(de->entry, "command");
+	if (cJSON_IsArray(args)) {
+		cJSON *a;
+		cJSON_ArrayForEach(a, args)
+			if (cJSON_IsString(a))
+				argv_push(&words, a->valuestring);
+	} else if (cJSON_IsString(command)) {
+		WordVec w = {0};
+		shell_words(command->valuestring, &w);
+		for (int i = 0; i < w.n; i++)
+			argv_push(&words, w.v[i].value);
+		words_free(&w);
+	}
+	if (!words.n) {
+		c->error = xasprintf("the compile_commands.json entry for %s has no command", abs);
+		vec_free(&words);
+		return;
+	}
+	StrVec argv = {0};
+	wrapper_words(o, &argv);
+	argv_push(&argv, words.v[0]);
+	argv_push(&argv, "-fsyntax-only");
+	for (int i = 1; i < words.n;) {
+		int drop = dropped_words(words.v[i]);
+		if (drop) {
+			i += drop;
+			continue;
+		}
+		argv_push(&argv, words.v[i++]);
+	}
+	for (int i = 0; i < words.n; i++)
+		free(words.v[i]);
+	vec_free(&words);
+	cmd_set_argv(c, &argv);
+	c->cwd = xstrdup(de->dir);
+}
+
+/* Kbuild: BUILD/dir/.name.o.cmd holds `savedcmd_dir/name.o := CMD`, a
+ * shell command run in BUILD.  Older kernels wrote `cmd_` instead. */
+static char *kbuild_cmd_file(const char *build, const char *rel_source)
+{
+	size_t n = strlen(rel_source);
+	if (n < 3 || strcmp(rel_source + n - 2, ".c"))
+		return NULL;
+	const char *slash = strrchr(rel_source, '/');
+	const char *base = slash ? slash + 1 : rel_source;
+	int dlen = slash ? (int)(slash - rel_source) : 0;
+	return xasprintf("%s/%.*s%s.%.*s.o.cmd", build, dlen, rel_source, slash ? "/" : "",
+			 (int)(strlen(base) - 2), base);
+}
+
+static void kbuild_cmd(const char *build, const char *root, const char *abs, const VerifyOpts *o, Cmd *c)
+{
+	const char *rel = path_has_prefix(abs, root) && abs[strlen(root)] == '/' ? abs + strlen(root) + 1 : abs;
+	if (path_has_prefix(abs, build) && abs[strlen(build)] == '/')
+		rel = abs + strlen(build) + 1;
+	char *cmdfile = kbuild_cmd_file(build, rel);
+	char *text = cmdfile ? read_all(cmdfile, NULL) : NULL;
+	if (!text) {
+		c->error = xasprintf("%s is not built in this configuration (no %s)", rel,
+				     cmdfile ? cmdfile : "Kbuild .cmd file");
+		free(cmdfile);
+		return;
+	}
+	const char *line = NULL;
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, "savedcmd_", 9) || !strncmp(p, "cmd_", 4)) {
+			line = p;
+			break;
+		}
+	const char *assign = line ? strstr(line, " := ") : NULL;
+	const char *eol = line ? strchr(line, '\n') : NULL;
+	if (!assign || (eol && assign > eol)) {
+		c->error = xasprintf("%s: no savedcmd_ line", cmdfile);
+		free(cmdfile);
+		free(text);
+		return;
+	}
+	char *cmdline = eol ? xstrndup(assign + 4, (size_t)(eol - assign - 4)) : xstrdup(assign + 4);
+	WordVec w = {0};
+	shell_words(cmdline, &w);
+	StrBuf sb = {0};
+	if (o->cc_wrapper && *o->cc_wrapper) {
+		sb_adds(&sb, o->cc_wrapper);
+		sb_addc(&sb, ' ');
+	}
+	for (int i = 0; i < w.n;) {
+		int drop = i ? dropped_words(w.v[i].value) : 0;
+		if (drop) {
+			i += drop;
+			continue;
+		}
+		sb_add(&sb, cmdline + w.v[i].start, w.v[i].end - w.v[i].start);
+		sb_addc(&sb, ' ');
+		i++;
+	}
+	sb_adds(&sb, "-fsyntax-only");
+	StrVec argv = {0};
+	argv_push(&argv, "/bin/sh");
+	argv_push(&argv, "-c");
+	argv_push(&argv, sb_str(&sb));
+	cmd_set_argv(c, &argv);
+	c->cwd = xstrdup(build);
+	free(sb.buf);
+	words_free(&w);
+	free(cmdline);
+	free(cmdfile);
+	free(text);
+}
+
+/* The session's own flags: what -I/-D/... and compile_flags.txt gave. */
+static void flags_cmd(Session *s, const char *tu, const VerifyOpts *o, Cmd *c)
+{
+	const FlagSet *fs = &s->opt->flags;
+	StrVec argv = {0};
+	wrapper_words(o, &argv);
+	WordVec cc = {0};
+	shell_words(fs->compiler ? fs->compiler : s->cfg.cc ? s->cfg.cc : "cc", &cc);
+	for (int i = 0; i < cc.n; i++)
+		argv_push(&argv, cc.v[i].value);
+	if (!cc.n)
+		argv_push(&argv, "cc");
+	words_free(&cc);
+	argv_push(&argv, "-fsyntax-only");
+	if (fs->nostdinc)
+		argv_push(&argv, "-nostdinc");
+	for (int i = 0; i < fs->target.n; i++)
+		argv_push(&argv, fs->target.v[i]);
+	static const char *const flag[] = {"-iquote", "-I", "-isystem", "-idirafter", "-include"};
+	const StrVec *dirs[] = {&fs->iquote, &fs->I, &fs->isystem, &fs->idirafter, &fs->include};
+	/* The flags hold absolute paths; the ones inside the tree are given
+	 * relative to it again, as the user wrote them, so that the compiler
+	 * names files as the user's own build does. */
+	size_t rootlen = strlen(s->ft.root);
+	for (int k = 0; k < 5; k++)
+		for (int i = 0; i < dirs[k]->n; i++) {
+			const char *d = dirs[k]->v[i];
+			argv_push(&argv, flag[k]);
+			if (path_has_prefix(d, s->ft.root) && d[rootlen] == '/')
+				argv_push(&argv, d + rootlen + 1);
+			else if (!strcmp(d, s->ft.root))
+				argv_push(&argv, ".");
+			else
+				argv_push(&argv, d);
+		}
+	/* the -D/-U were kept as #define/#undef lines, in order */
+	const char *d = fs->defines.buf;
+	for (size_t off = 0; d && off < fs->defines.len;) {
+		const char *line = d + off;
+		const char *nl = memchr(line, '\n', fs->defines.len - off);
+		size_t len = nl ? (size_t)(nl - line) : fs->defines.len - off;
+		off += len + 1;
+		if (len > 7 && !strncmp(line, "#undef ", 7)) {
+			char *u = xasprintf("-U%.*s", (int)(len - 7), line + 7);
+			vec_push(&argv, u);
+		} else if (len > 8 && !strncmp(line, "#define ", 8)) {
+			const char *name = line + 8, *end = line + len, *p = name;
+			/* a function-like name runs to its closing parenthesis */
+			while (p < end && *p != ' ' && *p != '(')
+				p++;
+			if (p < end && *p == '(')
+				while (p < end && *p++ != ')')
+					;
+			const char *val = p < end ? p + 1 : end;
+			char *def = xasprintf("-D%.*s=%.*s", (int)(p - name), name, (int)(end - val), val);
+			vec_push(&argv, def);
+		}
+	}
+	argv_push(&argv, tu);
+	cmd_set_argv(c, &argv);
+	c->cwd = xstrdup(s->ft.root);
+}
+
+static char *compdb_path(Session *s)
+{
+	if (s->opt->compdb)
+		return path_absolute(s->opt->compdb);
+	if (s->kernel)
+		return NULL;
+	char *auto_db = path_join(s->ft.root, "compile_commands.json");
+	struct stat st;
+	if (stat(auto_db, &st) == 0 && S_ISREG(st.st_mode))
+		return auto_db;
+	free(auto_db);
+	return NULL;
+}
+
+static char *tu_abspath(Session *s, const char *tu)
+{
+	return path_join(s->ft.root, tu);
+}
+
+/* ---- the make jobserver ---- */
+
+/* GNU make hands out job slots as bytes in a pipe (make 4.3:
+ * --jobserver-auth=R,W with inherited fds) or a named fifo (make 4.4:
+ * --jobserver-auth=fifo:PATH).  Every process owns one implicit slot and
+ * reads a byte before each further concurrent job, writing the same byte
+ * back when the job ends. */
+static struct {
+	int rfd, wfd;
+	bool active;
+	char *held;            /* bytes taken, to give back */
+	volatile int nheld;
+} js = {-1, -1, false, NULL, 0};
+
+static bool fd_is_pipe(int fd)
+{
+	struct stat st;
+	return fd >= 0 && fcntl(fd, F_GETFD) >= 0 && fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
+static void js_setup(bool quiet)
+{
+	js.active = false;
+	const char *mf = getenv("MAKEFLAGS");
+	if (!mf)
+		return;
+	const char *auth = NULL;
+	for (const char *p = mf; (p = strstr(p, "--jobserver-")); p++)
+		if (!strncmp(p, "--jobserver-auth=", 17))
+			auth = p + 17;
+		else if (!strncmp(p, "--jobserver-fds=", 16))
+			auth = p + 16;
+	if (!auth)
+		return;
+	size_t alen = strcspn(auth, " ");
+	char *val = xstrndup(auth, alen);
+	if (!strncmp(val, "fifo:", 5)) {
+		js.rfd = open(val + 5, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+		js.wfd = js.rfd;
+		js.active = js.rfd >= 0;
+	} else {
+		int r = -1, w = -1;
+		if (sscanf(val, "%d,%d", &r, &w) == 2 && fd_is_pipe(r) && fd_is_pipe(w)) {
+			/* A descriptor of our own for the read side, so that making it
+			 * non-blocking does not change make's. */
+			char *proc = xasprintf("/proc/self/fd/%d", r);
+			js.rfd = open(proc, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+			free(proc);
+			if (js.rfd < 0 && (js.rfd = fcntl(r, F_DUPFD_CLOEXEC, 3)) >= 0)
+				fcntl(js.rfd, F_SETFL, fcntl(js.rfd, F_GETFL) | O_NONBLOCK);
+			js.wfd = w;
+			js.active = js.rfd >= 0;
+		} else if (r >= 0 && !quiet) {
+			fprintf(stderr, "hdrslim: warning: jobserver unavailable (mark the make rule with '+'); "
+				"using -j%d\n", cpu_count());
+		}
+	}
+	free(val);
+}
+
+static bool js_acquire(void)
+{
+	char c;
+	ssize_t r = read(js.rfd, &c, 1);
+	if (r != 1)
+		return false;
+	js.held[js.nheld++] = c;
+	return true;
+}
+
+/* Async-signal-safe. */
+static void js_release(void)
+{
+	if (js.nheld <= 0)
+		return;
+	char c = js.held[--js.nheld];
+	while (write(js.wfd, &c, 1) < 0 && errno == EINTR)
+		;
+}
+
+static void js_release_all(void)
+{
+	while (js.active && js.nheld > 0)
+		js_release();
+}
+
+static void js_close(void)
+{
+	js_release_all();
+	if (js.active && js.rfd >= 0)
+		close(js.rfd);
+	js.rfd = js.wfd = -1;
+	js.active = false;
+	free(js.held);
+	js.held = NULL;
+}
+
+/* ---- the swapped files and the signals that must not lose them ---- */
+
+typedef struct {
+	char *rel;        /* as git names it */
+	char *path;       /* absolute */
+	char *tmp;        /* written, then renamed over path */
+	bool skip;        /* not a regular file: left alone */
+	bool now_exists;  /* in the work tree */
+	char *now;        /* the work tree's bytes */
+	size_t now_len;
+	mode_t mode;
+	struct timespec times[2]; /* atime, mtime */
+	bool rev_exists;
+	StrBuf rev;
+} Swap;
+
+static struct {
+	Swap *v;
+	int n;
+	char **made_dirs; /* created for files deleted since rev, in order */
+	int nmade;
+	volatile sig_atomic_t swapped;
+	pid_t *pids;      /* running compiles (process group leaders), 0: free */
+	int npids;
+	int handlers;     /* nesting of handler installs */
+	struct sigaction old[3];
+	bool atexit_done;
+} g;
+
+static const int caught[3] = {SIGINT, SIGTERM, SIGHUP};
+
+/* Writes bytes to path through tmp and rename(), with mode and (times
+ * non-NULL) atime and mtime.  Async-signal-safe. */
+static int write_raw(const char *path, const char *tmp, const char *bytes, size_t len, mode_t mode,
+		     const struct timespec *times)
+{
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	size_t off = 0;
+	while (off < len) {
+		ssize_t w = write(fd, bytes + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			close(fd);
+			unlink(tmp);
+			return -1;
+		}
+		off += (size_t)w;
+	}
+	if (fchmod(fd, mode) < 0 || (times && futimens(fd, times) < 0) || close(fd) < 0) {
+		unlink(tmp);
+		return -1;
+	}
+	return rename(tmp, path);
+}
+
+/* Puts the work tree's files back.  Async-signal-safe: it runs from the
+ * signal handler and from exit(). */
+static int restore_raw(void)
+{
+	int failed = 0;
+	for (int i = 0; i < g.n; i++) {
+		Swap *w = &g.v[i];
+		if (w->skip)
+			continue;
+		if (w->now_exists) {
+			if (write_raw(w->path, w->tmp, w->now, w->now_len, w->mode, w->times) < 0)
+				failed++;
+		} else if (w->rev_exists) {
+			if (unlink(w->path) < 0 && errno != ENOENT)
+				failed++;
+		}
+	}
+	for (int i = g.nmade - 1; i >= 0; i--)
+		rmdir(g.made_dirs[i]);
+	g.swapped = 0;
+	return failed;
+}
+
+static void on_signal(int sig)
+{
+	for (int i = 0; i < g.npids; i++)
+		if (g.pids[i] > 0)
+			kill(-g.pids[i], SIGTERM);
+	js_release_all();
+	if (g.swapped && restore_raw()) {
+		static const char msg[] = "hdrslim: verify: interrupted; some files could not be restored: "
+					  "the work tree's copies are in the directory named above\n";
+		(void)!write(2, msg, sizeof(msg) - 1);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void on_exit_restore(void)
+{
+	js_release_all();
+	if (g.swapped)
+		restore_raw();
+}
+
+static void handlers_push(void)
+{
+	if (!g.atexit_done) {
+		atexit(on_exit_restore);
+		g.atexit_done = true;
+	}
+	if (g.handlers++)
+		return;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (int k = 0; k < 3; k++)
+		sigaddset(&sa.sa_mask, caught[k]);
+	for (int k = 0; k < 3; k++)
+		sigaction(caught[k], &sa, &g.old[k]);
+}
+
+static void handlers_pop(void)
+{
+	if (--g.handlers)
+		return;
+	for (int k = 0; k < 3; k++)
+		sigaction(caught[k], &g.old[k], NULL);
+}
+
+static void block_signals(sigset_t *old)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	for (int k = 0; k < 3; k++)
+		sigaddset(&set, caught[k]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* ---- running the compiles ---- */
+
+typedef struct {
+	pid_t pid;
+	int fd;
+	int idx;
+	StrBuf out;
+	double start;
+	bool timed_out;
+} Job;
+
+static pid_t spawn(const Cmd *c, int *fd_out)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		die("pipe: %s", strerror(errno));
+	pid_t pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid == 0) {
+		/* its own process group: a timeout or an interrupt stops the
+		 * wrapper and the compiler it runs alike */
+		setpgid(0, 0);
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		for (int k = 0; k < 3; k++)
+			signal(caught[k], SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		int null = open("/dev/null", O_RDONLY);
+		if (null >= 0)
+			dup2(null, 0);
+		dup2(p[1], 1);
+		dup2(p[1], 2);
+		if (c->cwd && chdir(c->cwd)) {
+			dprintf(2, "hdrslim: cannot enter %s: %s\n", c->cwd, strerror(errno));
+			_exit(127);
+		}
+		execvp(c->argv[0], c->argv);
+		dprintf(2, "hdrslim: cannot run %s: %s\n", c->argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid); /* also here: no race with a kill before the child ran */
+	close(p[1]);
+	fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
+	*fd_out = p[0];
+	return pid;
+}
+
+static void drain(Job *j)
+{
+	char buf[65536];
+	for (;;) {
+		ssize_t r = read(j->fd, buf, sizeof(buf));
+		if (r > 0) {
+			/* the first screenful is all anyone reads */
+			if (j->out.len < (1u << 20))
+				sb_add(&j->out, buf, (size_t)r);
+			continue;
+		}
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0) {
+			close(j->fd);
+			j->fd = -1;
+		}
+		return;
+	}
+}
+
+static int status_of(int st)
+{
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return WEXITSTATUS(st);
+}
+
+static void finish(Job *j, int st, const VerifyOpts *o, VerifyTuVec *out)
+{
+	VerifyTu *t = &out->v[j->idx];
+	t->after = j->timed_out ? 124 : status_of(st);
+	if (t->after) {
+		if (j->timed_out)
+			t->first_error = xasprintf("timed out after %d s", o->timeout);
+		else {
+			t->first_error = proc_first_error(sb_str(&j->out));
+			if (!*t->first_error) {
+				free(t->first_error);
+				t->first_error = xasprintf("exit status %d", t->after);
+			}
+		}
+	}
+	free(j->out.buf);
+	memset(&j->out, 0, sizeof(j->out));
+}
+
+static void progress(const VerifyOpts *o, int done, int n, bool end)
+{
+	if (o->quiet || !isatty(2))
+		return;
+	fprintf(stderr, "\rverify: %d/%d TUs%s", done, n, end ? "\n" : "");
+}
+
+/* Runs the commands, at most `max` at once; out->v[i] gets command i's
+ * result. */
+static void run_all(Cmd *cmds, int n, const VerifyOpts *o, VerifyTuVec *out)
+{
+	js_setup(o->quiet);
+	int max = o->jobs > 0 ? o->jobs : js.active ? n : cpu_count();
+	if (max > n)
+		max = n;
+	if (max < 1)
+		max = 1;
+	if (js.active)
+		js.held = xcalloc((size_t)max + 1, 1);
+	Job *jobs = xcalloc((size_t)max, sizeof(Job));
+	g.pids = xcalloc((size_t)max, sizeof(pid_t));
+	g.npids = max;
+	handlers_push();
+	if (!o->quiet)
+		fprintf(stderr, "verify: compiling %d TU%s, %s%d at a time\n", n, n == 1 ? "" : "s",
+			js.active ? "with make's jobserver, up to " : "", max);
+	int next = 0, running = 0, done = 0;
+	/* commands that could not be made fail at once */
+	while (next < n || running) {
+		bool want_token = false;
+		while (next < n && running < max) {
+			Cmd *c = &cmds[next];
+			if (c->error) {
+				out->v[next].after = 127;
+				out->v[next].first_error = xstrdup(c->error);
+				next++;
+				done++;
+				continue;
+			}
+			if (js.active && running > 0 && !js_acquire()) {
+				want_token = true;
+				break;
+			}
+			int slot = 0;
+			while (jobs[slot].pid)
+				slot++;
+			Job *j = &jobs[slot];
+			memset(j, 0, sizeof(*j));
+			j->idx = next++;
+			j->start = now_seconds();
+			j->pid = spawn(c, &j->fd);
+			g.pids[slot] = j->pid;
+			running++;
+		}
+		if (!running && next >= n)
+			break;
+		struct pollfd pf[max + 1];
+		int slot_of[max + 1], np = 0;
+		double now = now_seconds();
+		int wait_ms = 200; /* also catches a child whose pipe a daemon keeps open */
+		for (int i = 0; i < max; i++) {
+			if (!jobs[i].pid)
+				continue;
+			if (jobs[i].fd >= 0) {
+				pf[np] = (struct pollfd){.fd = jobs[i].fd, .events = POLLIN};
+				slot_of[np++] = i;
+			}
+			if (o->timeout > 0 && !jobs[i].timed_out) {
+				double left = jobs[i].start + o->timeout - now;
+				int ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
+				if (ms < wait_ms)
+					wait_ms = ms;
+			}
+		}
+		if (want_token) {
+			pf[np] = (struct pollfd){.fd = js.rfd, .events = POLLIN};
+			slot_of[np++] = -1;
+		}
+		if (poll(pf, (nfds_t)np, wait_ms) < 0 && errno != EINTR)
+			die("poll: %s", strerror(errno));
+		for (int k = 0; k < np; k++)
+			if (slot_of[k] >= 0 && pf[k].revents)
+				drain(&jobs[slot_of[k]]);
+		now = now_seconds();
+		for (int i = 0; i < max; i++) {
+			Job *j = &jobs[i];
+			if (!j->pid)
+				continue;
+			if (o->timeout > 0 && !j->timed_out && now - j->start >= o->timeout) {
+				kill(-j->pid, SIGKILL);
+				j->timed_out = true;
+			}
+			int st;
+			pid_t r = waitpid(j->pid, &st, j->fd < 0 ? 0 : WNOHANG);
+			if (r == 0 || (r < 0 && errno == EINTR))
+				continue;
+			if (r < 0)
+				die("waitpid: %s", strerror(errno));
+			if (j->fd >= 0) {
+				drain(j);
+				if (j->fd >= 0)
+					close(j->fd);
+			}
+			finish(j, st, o, out);
+			j->pid = 0;
+			g.pids[i] = 0;
+			running--;
+			done++;
+			/* one job runs on our own slot; every other holds a token */
+			if (js.active && js.nheld > (running > 0 ? running - 1 : 0))
+				js_release();
+			progress(o, done, n, false);
+		}
+	}
+	progress(o, done, n, true);
+	handlers_pop();
+	free(g.pids);
+	g.pids = NULL;
+	g.npids = 0;
+	free(jobs);
+	js_close();
+}
+
+void verify_compile(Session *s, const StrVec *tus, const VerifyOpts *o, VerifyTuVec *out)
+{
+	verify_tus_free(out);
+	int n = tus->n;
+	Cmd *cmds = xcalloc((size_t)n + 1, sizeof(Cmd));
+	char *db_path = compdb_path(s);
+	Compdb *db = db_path ? compdb_get(db_path) : NULL;
+	char *build = !db_path && s->opt->build ? path_absolute(s->opt->build) : NULL;
+	if (!db_path && !build && s->kernel)
+		die("verify: a kernel tree needs its build directory (--build DIR, the make O=DIR) "
+		    "for the compile commands");
+	for (int i = 0; i < n; i++) {
+		VerifyTu t = {xstrdup(tus->v[i]), 0, -1, NULL};
+		vec_push(out, t);
+		char *abs = tu_abspath(s, tus->v[i]);
+		if (db_path)
+			compdb_cmd(db, abs, o, &cmds[i]);
+		else if (build)
+			kbuild_cmd(build, s->ft.root, abs, o, &cmds[i]);
+		else
+			flags_cmd(s, tus->v[i], o, &cmds[i]);
+		free(abs);
+	}
+	if (n)
+		run_all(cmds, n, o, out);
+	for (int i = 0; i < n; i++)
+		cmd_free(&cmds[i]);
+	free(cmds);
+	free(db_path);
+	free(build);
+}
+
+void verify_tus_free(VerifyTuVec *v)
+{
+	for (int i = 0; i < v->n; i++) {
+		free(v->v[i].tu);
+		free(v->v[i].first_error);
+	}
+	vec_free(v);
+}
+
+/* ---- which TUs a change affects ---- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool in_sorted(const StrVec *v, const char *s)
+{
+	return v->n && bsearch(&s, v->v, (size_t)v->n, sizeof(char *), cmp_str);
+}
+
+typedef struct {
+	const char *root, *build;
+	const StrVec *changed; /* absolute, sorted */
+	StrVec *tus;
+	StrVec seen;
+} KbuildScan;
+
+/* One .o.cmd file: does the object's source or a dependency fixdep
+ * listed name a changed file? */
+static void kbuild_scan_file(KbuildScan *k, const char *cmdfile)
+{
+	char *text = read_all(cmdfile, NULL);
+	if (!text)
+		return;
+	char *source = NULL;
+	bool hit = false, in_deps = false;
+	for (char *line = text; line && *line;) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		if (!strncmp(line, "source_", 7)) {
+			char *v = strstr(line, " := ");
+			if (v) {
+				free(source);
+				source = xstrdup(v + 4);
+				char *e = source + strlen(source);
+				while (e > source && e[-1] == ' ')
+					*--e = 0;
+			}
+		} else if (!strncmp(line, "deps_", 5)) {
+			in_deps = true;
+		} else if (in_deps) {
+			char *p = line;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			char *e = p + strlen(p);
+			bool more = e > p && e[-1] == '\\';
+			if (more)
+				e--;
+			while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+				e--;
+			*e = 0;
+			if (*p && strncmp(p, "$(", 2)) {
+				char *abs = path_join(k->build, p);
+				if (in_sorted(k->changed, abs))
+					hit = true;
+				free(abs);
+			}
+			if (!more)
+				in_deps = false;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	/* C sources of the tree only: host programs and objtool have
+	 * relative sources and commands run elsewhere */
+	if (source && source[0] == '/' && ends_with(source, ".c")) {
+		char *abs = xstrdup(source);
+		path_normalize(abs);
+		if (in_sorted(k->changed, abs))
+			hit = true;
+		if (hit && path_has_prefix(abs, k->root) && !in_sorted(&k->seen, abs)) {
+			vec_push(k->tus, xstrdup(abs + strlen(k->root) + 1));
+			vec_push(&k->seen, xstrdup(abs));
+			qsort(k->seen.v, (size_t)k->seen.n, sizeof(char *), cmp_str);
+		}
+		free(abs);
+	}
+	free(source);
+	free(text);
+}
+
+static void kbuild_scan_dir(KbuildScan *k, const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	StrVec subdirs = {0};
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		const char *nm = e->d_name;
+		if (!strcmp(nm, ".") || !strcmp(nm, ".."))
+			continue;
+		char *p = xasprintf("%s/%s", dir, nm);
+		unsigned char type = e->d_type;
+		if (type == DT_UNKNOWN) {
+			struct stat st;
+			type = lstat(p, &st) < 0 ? DT_UNKNOWN : S_ISDIR(st.st_mode) ? DT_DIR :
+				S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+		}
+		/* symlinks (BUILD/source -> the tree) are not followed */
+		if (type == DT_DIR) {
+			vec_push(&subdirs, p);
+			continue;
+		}
+		if (type == DT_REG && nm[0] == '.' && ends_with(nm, ".o.cmd"))
+			kbuild_scan_file(k, p);
+		free(p);
+	}
+	closedir(d);
+	for (int i = 0; i < subdirs.n; i++) {
+		kbuild_scan_dir(k, subdirs.v[i]);
+		free(subdirs.v[i]);
+	}
+	vec_free(&subdirs);
+}
+
+void verify_affected(Session *s, const StrVec *changed, StrVec *tus)
+{
+	StrVec abs = {0};
+	for (int i = 0; i < changed->n; i++)
+		vec_push(&abs, path_join(s->ft.root, changed->v[i]));
+	if (abs.n)
+		qsort(abs.v, (size_t)abs.n, sizeof(char *), cmp_str);
+	char *db = compdb_path(s);
+	if (!db && s->opt->build) {
+		KbuildScan k = {s->ft.root, NULL, &abs, tus, {0}};
+		char *build = path_absolute(s->opt->build);
+		k.build = build;
+		kbuild_scan_dir(&k, build);
+		for (int i = 0; i < k.seen.n; i++)
+			free(k.seen.v[i]);
+		vec_free(&k.seen);
+		free(build);
+		if (tus->n)
+			qsort(tus->v, (size_t)tus->n, sizeof(char *), cmp_str);
+	} else {
+		/* the closures, as the session computes them after the change */
+		session_all_units(s);
+		session_prepare(s, s->cfg.units.v, s->cfg.units.n);
+		uint8_t *hit = xcalloc((size_t)s->ft.nfiles + 1, 1);
+		bool deleted = false;
+		for (int i = 0; i < abs.n; i++) {
+			int id = fs_probe(&s->ft, fs_key(&s->ft, abs.v[i]));
+			if (id >= 0 && id < s->ft.nfiles)
+				hit[id] = 1;
+			else
+				deleted = true;
+		}
+		TuGraph tg;
+		memset(&tg, 0, sizeof(tg));
+		int nfiles = s->ft.nfiles;
+		for (int u = 0; u < s->cfg.units.n; u++) {
+			const Unit *un = &s->cfg.units.v[u];
+			bool affected = un->file < nfiles && hit[un->file];
+			if (!affected) {
+				session_tu(s, un, &tg);
+				for (int i = 0; i < tg.nodes.n && !affected; i++)
+					affected = tg.nodes.v[i] < nfiles && hit[tg.nodes.v[i]];
+				/* a deleted header leaves only a missing include behind */
+				affected = affected || (deleted && tg.missing.n);
+			}
+			if (affected)
+				vec_push(tus, xstrdup(session_path(s, un->file)));
+		}
+		tu_free(&tg);
+		free(hit);
+		if (tus->n)
+			qsort(tus->v, (size_t)tus->n, sizeof(char *), cmp_str);
+		/* a compile_commands.json may list a file more than once */
+		int kept = 0;
+		for (int i = 0; i < tus->n; i++) {
+			if (kept && !strcmp(tus->v[kept - 1], tus->v[i]))
+				free(tus->v[i]);
+			else
+				tus->v[kept++] = tus->v[i];
+		}
+		tus->n = kept;
+	}
+	free(db);
+	for (int i = 0; i < abs.n; i++)
+		free(abs.v[i]);
+	vec_free(&abs);
+}
+
+/* ---- verify_run: after, then before for what fails ---- */
+
+static void mkdirs_for(const char *path, bool record)
+{
+	char *p = xstrdup(path);
+	for (char *slash = strchr(p + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = 0;
+		if (mkdir(p, 0755) == 0 && record) {
+			g.made_dirs = xrealloc(g.made_dirs, (size_t)(g.nmade + 1) * sizeof(char *));
+			g.made_dirs[g.nmade++] = xstrdup(p);
+		}
+		*slash = '/';
+	}
+	free(p);
+}
+
+static void remove_tree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (d) {
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			char *p = xasprintf("%s/%s", dir, e->d_name);
+			struct stat st;
+			if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+				remove_tree(p);
+			else
+				unlink(p);
+			free(p);
+		}
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+/* Reads the work tree's state of every changed file and keeps a copy
+ * under $TMPDIR; returns that directory. */
+static char *take_stock(const char *top, const char *rev, const StrVec *changed)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char *backup = xasprintf("%s/hdrslim-verify-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!mkdtemp(backup))
+		die("verify: cannot create a directory for the work tree's copies (%s): %s", backup,
+		    strerror(errno));
+	g.v = xcalloc((size_t)changed->n + 1, sizeof(Swap));
+	g.n = changed->n;
+	for (int i = 0; i < changed->n; i++) {
+		Swap *w = &g.v[i];
+		w->rel = xstrdup(changed->v[i]);
+		w->path = path_join(top, changed->v[i]);
+		char *slash = strrchr(w->path, '/');
+		w->tmp = xasprintf("%.*s/.%s.hdrslim-verify~", (int)(slash - w->path), w->path, slash + 1);
+		struct stat st;
+		if (lstat(w->path, &st) == 0) {
+			if (!S_ISREG(st.st_mode)) {
+				w->skip = true;
+				continue;
+			}
+			w->now_exists = true;
+			w->now = read_all(w->path, &w->now_len);
+			if (!w->now)
+				die("verify: cannot read %s: %s", w->path, strerror(errno));
+			w->mode = st.st_mode & 07777;
+			w->times[0] = st.st_atim;
+			w->times[1] = st.st_mtim;
+			char *copy = path_join(backup, changed->v[i]);
+			mkdirs_for(copy, false);
+			char *copy_tmp = xasprintf("%s.tmp", copy);
+			if (write_raw(copy, copy_tmp, w->now, w->now_len, w->mode | 0600, w->times) < 0)
+				die("verify: cannot keep a copy of %s in %s: %s", w->rel, backup, strerror(errno));
+			free(copy_tmp);
+			free(copy);
+		} else if (errno != ENOENT) {
+			die("verify: %s: %s", w->path, strerror(errno));
+		}
+		w->rev_exists = git_show(top, rev, w->rel, &w->rev);
+	}
+	return backup;
+}
+
+/* Puts rev's versions in place: changed files get rev's bytes, files new
+ * since rev go (their bytes are kept), deleted ones come back. */
+static void swap_in(void)
+{
+	sigset_t old;
+	block_signals(&old);
+	g.swapped = 1;
+	for (int i = 0; i < g.n; i++) {
+		Swap *w = &g.v[i];
+		if (w->skip)
+			continue;
+		int r = 0;
+		if (w->rev_exists) {
+			if (!w->now_exists)
+				mkdirs_for(w->path, true);
+			r = write_raw(w->path, w->tmp, w->rev.buf ? w->rev.buf : "", w->rev.len,
+				      w->now_exists ? w->mode : 0644, NULL);
+		} else if (w->now_exists) {
+			r = unlink(w->path);
+		}
+		if (r < 0) {
+			int e = errno;
+			restore_raw();
+			sigprocmask(SIG_SETMASK, &old, NULL);
+			die("verify: cannot put the old version of %s in place: %s", w->path, strerror(e));
+		}
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Restores, then checks every byte, the mode and the mtime.  Returns
+ * false (naming each file that differs) when the restore is not exact. */
+static bool restore_and_check(const char *backup)
+{
+	sigset_t old;
+	block_signals(&old);
+	int failed = restore_raw();
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	bool ok = !failed;
+	for (int i = 0; i < g.n; i++) {
+		Swap *w = &g.v[i];
+		if (w->skip)
+			continue;
+		struct stat st;
+		bool exists = lstat(w->path, &st) == 0;
+		bool same = exists == w->now_exists;
+		if (same && exists) {
+			size_t len;
+			char *bytes = read_all(w->path, &len);
+			same = bytes && len == w->now_len && !memcmp(bytes, w->now, len) &&
+			       (st.st_mode & 07777) == w->mode &&
+			       st.st_mtim.tv_sec == w->times[1].tv_sec &&
+			       st.st_mtim.tv_nsec == w->times[1].tv_nsec;
+			free(bytes);
+		}
+		if (!same) {
+			fprintf(stderr, "hdrslim: verify: %s was not restored exactly; the work tree's version "
+				"is %s/%s\n", w->path, backup, w->rel);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+static void swaps_free(void)
+{
+	for (int i = 0; i < g.n; i++) {
+		Swap *w = &g.v[i];
+		free(w->rel);
+		free(w->path);
+		free(w->tmp);
+		free(w->now);
+		free(w->rev.buf);
+	}
+	free(g.v);
+	g.v = NULL;
+	g.n = 0;
+	for (int i = 0; i < g.nmade; i++)
+		free(g.made_dirs[i]);
+	free(g.made_dirs);
+	g.made_dirs = NULL;
+	g.nmade = 0;
+}
+
+/* The TU's path relative to the git top, to look it up among the
+ * changed files. */
+static char *rel_to_top(Session *s, const char *top, const char *tu)
+{
+	char *abs = tu_abspath(s, tu);
+	char *rel = path_has_prefix(abs, top) && abs[strlen(top)] == '/' ? xstrdup(abs + strlen(top) + 1) : NULL;
+	free(abs);
+	return rel;
+}
+
+int verify_run(Session *s, const char *top, const char *rev, const VerifyOpts *o, VerifyTuVec *out)
+{
+	char *top_abs = path_absolute(top);
+	StrVec changed = {0};
+	git_changed_since(top_abs, rev, &changed);
+	StrVec changed_abs = {0};
+	for (int i = 0; i < changed.n; i++)
+		vec_push(&changed_abs, path_join(top_abs, changed.v[i]));
+	StrVec tus = {0};
+	verify_affected(s, &changed_abs, &tus);
+	verify_compile(s, &tus, o, out);
+
+	/* what fails after is compiled again before, unless the change added it */
+	StrVec again = {0};
+	IntVec again_idx = {0};
+	for (int i = 0; i < out->n; i++) {
+		VerifyTu *t = &out->v[i];
+		if (!t->after)
+			continue;
+		char *rel = rel_to_top(s, top_abs, t->tu);
+		bool added = false;
+		if (rel) {
+			for (int k = 0; k < changed.n && !added; k++)
+				if (!strcmp(changed.v[k], rel)) {
+					StrBuf sb = {0};
+					added = !git_show(top_abs, rev, rel, &sb);
+					free(sb.buf);
+				}
+		}
+		free(rel);
+		if (added) {
+			t->before = 0; /* nothing was broken before the change added it */
+			continue;
+		}
+		vec_push(&again, t->tu);
+		vec_push(&again_idx, i);
+	}
+	if (again.n) {
+		char *backup = take_stock(top_abs, rev, &changed);
+		if (!o->quiet)
+			fprintf(stderr, "verify: %d TU%s fail%s; compiling %s again with the %s versions of the "
+				"%d changed file%s (the work tree's copies are kept in %s until restored)\n",
+				again.n, again.n == 1 ? "" : "s", again.n == 1 ? "s" : "", again.n == 1 ? "it" : "them",
+				rev, changed.n, changed.n == 1 ? "" : "s", backup);
+		handlers_push();
+		swap_in();
+		VerifyTuVec before = {0};
+		verify_compile(s, &again, o, &before);
+		bool ok = restore_and_check(backup);
+		handlers_pop();
+		if (!ok)
+			die("verify: the work tree could not be restored exactly: see the copies in %s", backup);
+		remove_tree(backup);
+		free(backup);
+		for (int k = 0; k < before.n; k++)
+			out->v[again_idx.v[k]].before = before.v[k].after;
+		verify_tus_free(&before);
+		swaps_free();
+	}
+	int regressions = 0;
+	for (int i = 0; i < out->n; i++)
+		if (out->v[i].after && out->v[i].before == 0)
+			regressions++;
+	vec_free(&again);
+	vec_free(&again_idx);
+	for (int i = 0; i < tus.n; i++)
+		free(tus.v[i]);
+	vec_free(&tus);
+	for (int i = 0; i < changed.n; i++) {
+		free(changed.v[i]);
+		free(changed_abs.v[i]);
+	}
+	vec_free(&changed);
+	vec_free(&changed_abs);
+	free(top_abs);
+	return regressions;
+}

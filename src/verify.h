@@ -1,0 +1,56 @@
+/*
+ * verify.h — the compiler decides: which TUs a change touches, compiling
+ * them with their own commands (-fsyntax-only, in parallel, as a GNU make
+ * jobserver client when run under make), and telling a regression from a
+ * TU that was already broken by compiling the failures again with the
+ * old versions of the changed files swapped in.  `verify` is a thin
+ * command over this; `fix` and `series` call it after each edit.
+ *
+ * A TU's command comes, as everywhere in hdrslim, from
+ * compile_commands.json, else from a Kbuild build directory (--build: the
+ * savedcmd_ line of the object's .cmd file), else from the compiler and
+ * the session's command-line flags.
+ */
+#ifndef HDRSLIM_VERIFY_H
+#define HDRSLIM_VERIFY_H
+
+#include <stdbool.h>
+
+#include "session.h"
+
+typedef struct {
+	int jobs;               /* 0: all cores (cpu_count()), or what the make jobserver grants */
+	const char *cc_wrapper; /* e.g. "ccache" or "distcc": words put before the compiler, NULL: none */
+	int timeout;            /* seconds per TU, 0: none */
+	bool quiet;             /* no progress on stderr */
+} VerifyOpts;
+
+typedef struct {
+	char *tu;          /* TU path as shown to the user (relative to the tree) */
+	int after;         /* 0 compiled, else failed (compiler exit status; 124 timeout) */
+	int before;        /* -1 not compiled (after was 0), 0 compiled before, else failed before too */
+	char *first_error; /* the compiler's first error line after the change, or NULL */
+} VerifyTu;
+typedef VEC(VerifyTu) VerifyTuVec;
+
+/* Every TU of the session whose include closure contains one of the
+ * changed files (paths relative to the tree top), or that is one of them.
+ * With a Kbuild build directory, the objects whose dependency list (the
+ * .cmd file fixdep wrote) names a changed file; sources the build does
+ * not compile are left out.  The session must have been opened with its
+ * tree walked (unless it has a build directory). */
+void verify_affected(Session *s, const StrVec *changed, StrVec *tus);
+/* Compiles the TUs (-fsyntax-only, each with its own command) in the
+ * current state of the tree, in parallel; fills out[i].after/first_error. */
+void verify_compile(Session *s, const StrVec *tus, const VerifyOpts *o, VerifyTuVec *out);
+/* The whole check: files changed between rev and the work tree, the TUs
+ * they affect, compiled after; every TU that fails is compiled again with
+ * the rev version of the changed files swapped in (and the work tree
+ * restored byte for byte, mode and mtime too, also on SIGINT/SIGTERM)
+ * to tell a regression (compiled before, fails after) from a TU that was
+ * already broken.  A TU the change adds counts as compiling before.
+ * Returns the number of regressions. */
+int verify_run(Session *s, const char *top, const char *rev, const VerifyOpts *o, VerifyTuVec *out);
+void verify_tus_free(VerifyTuVec *v);
+
+#endif
