@@ -479,6 +479,7 @@ static bool fd_is_pipe(int fd)
 
 static void js_setup(bool quiet)
 {
+	static bool warned;
 	js.active = false;
 	const char *mf = getenv("MAKEFLAGS");
 	if (!mf)
@@ -509,7 +510,8 @@ static void js_setup(bool quiet)
 				fcntl(js.rfd, F_SETFL, fcntl(js.rfd, F_GETFL) | O_NONBLOCK);
 			js.wfd = w;
 			js.active = js.rfd >= 0;
-		} else if (r >= 0 && !quiet) {
+		} else if (r >= 0 && !quiet && !warned) {
+			warned = true;
 			fprintf(stderr, "hdrslim: warning: jobserver unavailable (mark the make rule with '+'); "
 				"using -j%d\n", cpu_count());
 		}
@@ -800,7 +802,8 @@ static void progress(const VerifyOpts *o, int done, int n, bool end)
 static void run_all(Cmd *cmds, int n, const VerifyOpts *o, VerifyTuVec *out)
 {
 	js_setup(o->quiet);
-	int max = o->jobs > 0 ? o->jobs : js.active ? n : cpu_count();
+	/* under make, make decides how many: as many as it grants */
+	int max = o->jobs > 0 ? o->jobs : js.active ? 256 : cpu_count();
 	if (max > n)
 		max = n;
 	if (max < 1)
@@ -847,13 +850,17 @@ static void run_all(Cmd *cmds, int n, const VerifyOpts *o, VerifyTuVec *out)
 		struct pollfd pf[max + 1];
 		int slot_of[max + 1], np = 0;
 		double now = now_seconds();
-		int wait_ms = 200; /* also catches a child whose pipe a daemon keeps open */
+		/* The tick also catches a child whose pipe a daemon it started
+		 * keeps open; a child whose pipe is closed is about to exit. */
+		int wait_ms = 200;
 		for (int i = 0; i < max; i++) {
 			if (!jobs[i].pid)
 				continue;
 			if (jobs[i].fd >= 0) {
 				pf[np] = (struct pollfd){.fd = jobs[i].fd, .events = POLLIN};
 				slot_of[np++] = i;
+			} else {
+				wait_ms = 2;
 			}
 			if (o->timeout > 0 && !jobs[i].timed_out) {
 				double left = jobs[i].start + o->timeout - now;
@@ -881,7 +888,7 @@ static void run_all(Cmd *cmds, int n, const VerifyOpts *o, VerifyTuVec *out)
 				j->timed_out = true;
 			}
 			int st;
-			pid_t r = waitpid(j->pid, &st, j->fd < 0 ? 0 : WNOHANG);
+			pid_t r = waitpid(j->pid, &st, WNOHANG);
 			if (r == 0 || (r < 0 && errno == EINTR))
 				continue;
 			if (r < 0)
@@ -968,7 +975,6 @@ typedef struct {
 	const char *root, *build;
 	const StrVec *changed; /* absolute, sorted */
 	StrVec *tus;
-	StrVec seen;
 } KbuildScan;
 
 /* One .o.cmd file: does the object's source or a dependency fixdep
@@ -1024,11 +1030,8 @@ static void kbuild_scan_file(KbuildScan *k, const char *cmdfile)
 		path_normalize(abs);
 		if (in_sorted(k->changed, abs))
 			hit = true;
-		if (hit && path_has_prefix(abs, k->root) && !in_sorted(&k->seen, abs)) {
+		if (hit && path_has_prefix(abs, k->root))
 			vec_push(k->tus, xstrdup(abs + strlen(k->root) + 1));
-			vec_push(&k->seen, xstrdup(abs));
-			qsort(k->seen.v, (size_t)k->seen.n, sizeof(char *), cmp_str);
-		}
 		free(abs);
 	}
 	free(source);
@@ -1079,16 +1082,10 @@ void verify_affected(Session *s, const StrVec *changed, StrVec *tus)
 		qsort(abs.v, (size_t)abs.n, sizeof(char *), cmp_str);
 	char *db = compdb_path(s);
 	if (!db && s->opt->build) {
-		KbuildScan k = {s->ft.root, NULL, &abs, tus, {0}};
 		char *build = path_absolute(s->opt->build);
-		k.build = build;
+		KbuildScan k = {s->ft.root, build, &abs, tus};
 		kbuild_scan_dir(&k, build);
-		for (int i = 0; i < k.seen.n; i++)
-			free(k.seen.v[i]);
-		vec_free(&k.seen);
 		free(build);
-		if (tus->n)
-			qsort(tus->v, (size_t)tus->n, sizeof(char *), cmp_str);
 	} else {
 		/* the closures, as the session computes them after the change */
 		session_all_units(s);
@@ -1120,18 +1117,19 @@ void verify_affected(Session *s, const StrVec *changed, StrVec *tus)
 		}
 		tu_free(&tg);
 		free(hit);
-		if (tus->n)
-			qsort(tus->v, (size_t)tus->n, sizeof(char *), cmp_str);
-		/* a compile_commands.json may list a file more than once */
-		int kept = 0;
-		for (int i = 0; i < tus->n; i++) {
-			if (kept && !strcmp(tus->v[kept - 1], tus->v[i]))
-				free(tus->v[i]);
-			else
-				tus->v[kept++] = tus->v[i];
-		}
-		tus->n = kept;
 	}
+	/* sorted, each once: a compile_commands.json may list a file twice,
+	 * two objects may share a source */
+	if (tus->n)
+		qsort(tus->v, (size_t)tus->n, sizeof(char *), cmp_str);
+	int kept = 0;
+	for (int i = 0; i < tus->n; i++) {
+		if (kept && !strcmp(tus->v[kept - 1], tus->v[i]))
+			free(tus->v[i]);
+		else
+			tus->v[kept++] = tus->v[i];
+	}
+	tus->n = kept;
 	free(db);
 	for (int i = 0; i < abs.n; i++)
 		free(abs.v[i]);

@@ -390,6 +390,21 @@ test_expect_success 'without make, -j 8 runs more than 2 compiles at once' '
 	test "$(max_running slow.log)" -gt 2
 '
 
+test_expect_success 'make 4.4 fifo jobserver: one token granted, used, given back' '
+	rm -f slow.log jobfifo &&
+	mkfifo jobfifo &&
+	exec 3<>jobfifo &&
+	printf + >&3 &&
+	WRAP_LOG=$(pwd)/slow.log MAKEFLAGS=" -j2 --jobserver-auth=fifo:$(pwd)/jobfifo" \
+		hdrslim verify -j 8 --cc-wrapper "$(pwd)/wrap-slow" r13 >out 2>err &&
+	grep "with make.s jobserver" err &&
+	test "$(max_running slow.log)" = 2 &&
+	timeout 5 dd bs=1 count=2 iflag=nonblock <&3 >tokens 2>/dev/null || : &&
+	printf + >expect &&
+	test_cmp expect tokens &&
+	exec 3>&-
+'
+
 test_expect_success 'under make -j2 the jobserver limits it to 2 and gets its tokens back' '
 	command -v make &&
 	printf "all:\n\t+\$(HDRSLIM) verify -j 8 --cc-wrapper \$(WRAP) r13\n\t@echo recipe-done\n" >Makefile &&
