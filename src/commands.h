@@ -11,6 +11,8 @@ int cmd_why(int argc, char **argv);
 int cmd_lex(int argc, char **argv);
 int cmd_symbols(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_fix(int argc, char **argv);
+int cmd_series(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_if_eval(int argc, char **argv);
 

@@ -13,6 +13,8 @@
 
 #include "proc.h"
 
+static void index_lines(EditFile *e);
+
 bool edit_load(EditFile *e, const char *path, bool may_create, char **err)
 {
 	memset(e, 0, sizeof(*e));
@@ -25,6 +27,7 @@ bool edit_load(EditFile *e, const char *path, bool may_create, char **err)
 			e->data = xstrdup("");
 			e->line_off = xcalloc(1, sizeof(size_t));
 			e->deleted = xcalloc(1, sizeof(bool));
+			e->orig = xstrdup("");
 			return true;
 		}
 		*err = xasprintf("%s: cannot open: %s", path, strerror(errno));
@@ -53,6 +56,18 @@ bool edit_load(EditFile *e, const char *path, bool may_create, char **err)
 	}
 	close(fd);
 	e->data[e->len] = 0;
+	index_lines(e);
+	e->crlf = e->nlines && e->line_off[1 > e->nlines ? e->nlines : 1] >= 2 &&
+		  e->data[e->line_off[1] - 1] == '\n' && e->data[e->line_off[1] - 2] == '\r';
+	e->orig = xstrndup(e->data, e->len);
+	e->orig_len = e->len;
+	e->orig_exists = true;
+	return true;
+}
+
+/* Line table of e->data. */
+static void index_lines(EditFile *e)
+{
 	int n = 0;
 	for (size_t i = 0; i < e->len; i++)
 		if (e->data[i] == '\n')
@@ -60,6 +75,7 @@ bool edit_load(EditFile *e, const char *path, bool may_create, char **err)
 	if (e->len && e->data[e->len - 1] != '\n')
 		n++;
 	e->nlines = n;
+	free(e->line_off);
 	e->line_off = xmalloc((size_t)(n + 1) * sizeof(size_t));
 	int k = 0;
 	e->line_off[k++] = 0;
@@ -67,10 +83,24 @@ bool edit_load(EditFile *e, const char *path, bool may_create, char **err)
 		if (e->data[i] == '\n' && k < n)
 			e->line_off[k++] = i + 1;
 	e->line_off[n] = e->len;
-	e->crlf = n && e->line_off[1 > n ? n : 1] >= 2 && e->data[e->line_off[1] - 2] == '\r' &&
-		  e->data[e->line_off[1] - 1] == '\n';
+	free(e->deleted);
 	e->deleted = xcalloc((size_t)n + 2, sizeof(bool));
-	return true;
+}
+
+void edit_rebase(EditFile *e)
+{
+	StrBuf now = {0};
+	edit_render(e, &now);
+	free(e->data);
+	e->data = now.buf;
+	e->len = now.len;
+	for (int i = 0; i < e->ins.n; i++)
+		free(e->ins.v[i].text);
+	e->ins.n = 0;
+	e->replaced = false;
+	e->repl.len = 0;
+	e->exists = true;
+	index_lines(e);
 }
 
 void edit_free(EditFile *e)
@@ -83,6 +113,7 @@ void edit_free(EditFile *e)
 		free(e->ins.v[i].text);
 	vec_free(&e->ins);
 	free(e->repl.buf);
+	free(e->orig);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -132,14 +163,11 @@ void edit_set_content(EditFile *e, const char *data, size_t len)
 
 bool edit_changed(const EditFile *e)
 {
-	if (e->replaced)
-		return !e->exists || e->repl.len != e->len || memcmp(e->repl.buf, e->data, e->len);
-	if (e->ins.n)
-		return true;
-	for (int i = 1; i <= e->nlines; i++)
-		if (e->deleted[i])
-			return true;
-	return false;
+	StrBuf now = {0};
+	edit_render(e, &now);
+	bool changed = !e->orig_exists || now.len != e->orig_len || memcmp(now.buf, e->orig, now.len);
+	free(now.buf);
+	return changed;
 }
 
 static int cmp_insert(const void *a, const void *b)
@@ -194,12 +222,12 @@ void edit_diff(const EditFile *e, const char *name, StrBuf *out)
 	int fa = mkstemp(a), fb = mkstemp(b);
 	if (fa < 0 || fb < 0)
 		die("cannot create a temporary file: %s", strerror(errno));
-	if ((e->len && write(fa, e->data, e->len) != (ssize_t)e->len) ||
+	if ((e->orig_len && write(fa, e->orig, e->orig_len) != (ssize_t)e->orig_len) ||
 	    (now.len && write(fb, now.buf, now.len) != (ssize_t)now.len))
 		die("cannot write a temporary file: %s", strerror(errno));
 	close(fa);
 	close(fb);
-	char *la = e->exists ? xasprintf("a/%s", name) : xstrdup("/dev/null");
+	char *la = e->orig_exists ? xasprintf("a/%s", name) : xstrdup("/dev/null");
 	char *lb = xasprintf("b/%s", name);
 	const char *argv[] = {"diff", "-u", "--label", la, "--label", lb, a, b, NULL};
 	int st = proc_run(argv, NULL, NULL, out, NULL);
@@ -212,9 +240,23 @@ void edit_diff(const EditFile *e, const char *name, StrBuf *out)
 	free(now.buf);
 }
 
+/* mkdir -p for a new file's directory. */
+static void make_dirs(const char *dir)
+{
+	struct stat st;
+	if (!*dir || stat(dir, &st) == 0)
+		return;
+	char *up = path_dirname(dir);
+	if (strcmp(up, dir))
+		make_dirs(up);
+	free(up);
+	mkdir(dir, 0777);
+}
+
 bool write_file_atomic(const char *path, const char *data, size_t len, mode_t mode, char **err)
 {
 	char *dir = path_dirname(path);
+	make_dirs(dir);
 	char *tmp = xasprintf("%s/.hdrslim-tmp.XXXXXX", dir);
 	free(dir);
 	int fd = mkstemp(tmp);

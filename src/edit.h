@@ -35,6 +35,11 @@ typedef struct {
 	VEC(EditInsert) ins;
 	bool replaced;    /* whole new content in `repl` */
 	StrBuf repl;
+	/* What the file held when loaded: edit_rebase moves `data` on, these
+	 * stay, for the diff, for undo and for telling whether it changed. */
+	char *orig;
+	size_t orig_len;
+	bool orig_exists;
 } EditFile;
 
 /* Loads path.  A missing file is an empty new file when may_create,
@@ -48,10 +53,14 @@ void edit_delete(EditFile *e, int line);
 void edit_insert(EditFile *e, int before, const char *text);
 /* Replaces the whole content (a new file, or one rewritten by a step). */
 void edit_set_content(EditFile *e, const char *data, size_t len);
+/* The edited text differs from what was loaded. */
 bool edit_changed(const EditFile *e);
+/* Makes the edited text the base of further edits (line numbers refer to
+ * it from now on); the loaded text stays the reference for diff and undo. */
+void edit_rebase(EditFile *e);
 /* The edited bytes. */
 void edit_render(const EditFile *e, StrBuf *out);
-/* A unified diff (git style a/ b/ names, 3 lines of context). */
+/* A unified diff from the loaded text (git style a/ b/ names). */
 void edit_diff(const EditFile *e, const char *name, StrBuf *out);
 /* Writes the edited bytes atomically; false with *err on failure. */
 bool edit_write(const EditFile *e, char **err);

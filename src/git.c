@@ -132,9 +132,23 @@ void git_changed_since(const char *top, const char *rev, StrVec *paths)
 		die("%s: git diff %s failed (is it a revision?)", top, rev);
 	split_z(&out, 0, paths);
 	out.len = 0;
+	/* New files count when they are C sources or headers (a header a
+	 * step creates); logs and other untracked files the user has in the
+	 * tree are none of a compile's business. */
 	const char *untracked[] = {"ls-files", "-z", "--others", "--exclude-standard", NULL};
+	StrVec others = {0};
+	out.len = 0;
 	if (git(top, untracked, NULL, &out, NULL) == 0)
-		split_z(&out, 0, paths);
+		split_z(&out, 0, &others);
+	for (int i = 0; i < others.n; i++) {
+		const char *p = others.v[i];
+		if (ends_with(p, ".c") || ends_with(p, ".h") || ends_with(p, ".S") || ends_with(p, ".inc") ||
+		    ends_with(p, ".def"))
+			vec_push(paths, others.v[i]);
+		else
+			free(others.v[i]);
+	}
+	vec_free(&others);
 	free(out.buf);
 }
 

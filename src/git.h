@@ -28,7 +28,7 @@ char *git_rev(const char *top, const char *rev);
 char *git_branch(const char *top);
 bool git_branch_exists(const char *top, const char *name);
 /* Files that differ between rev and the work tree (changed, added,
- * deleted, renamed, including untracked new files). */
+ * deleted, renamed), and untracked new C sources and headers. */
 void git_changed_since(const char *top, const char *rev, StrVec *paths);
 /* The file's bytes at rev; false when it does not exist there. */
 bool git_show(const char *top, const char *rev, const char *path, StrBuf *out);

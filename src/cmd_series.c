@@ -1,0 +1,1145 @@
+/*
+ * cmd_series.c — `hdrslim series [OPTIONS] TREE PLAN`: a whole header
+ * cleanup, written as a plan, carried out as a bisectable series of git
+ * commits on a new branch.
+ *
+ * Plan lines (one step each; `#` starts a comment; FILE is a path
+ * relative to TREE or an include spelling <x.h>, meaning include/x.h):
+ *
+ *   split HEADER -> NEW: SYMBOL...    move these declarations (with their
+ *                                     comments and #if groups) into NEW,
+ *                                     which HEADER then includes
+ *   unbackinclude HEADER NEW          HEADER stops including NEW; every
+ *                                     file using NEW's symbols that no
+ *                                     longer reaches it includes it
+ *   drop HEADER INCLUDED              remove an include check finds
+ *                                     removable, with its fallout
+ *   move SYMBOL HEADER -> OTHER       move one declaration to OTHER; its
+ *                                     users include OTHER; includes only
+ *                                     it needed leave HEADER with it
+ *
+ * The steps run in the order reviewers ask for, whatever the plan's
+ * order: splits (nothing outside changes), then each back-include's
+ * removal, then moves and drops; within a kind, plan order.  Every step
+ * is one commit (verified with --verify); the first step that fails stops
+ * the series with the branch at the last good commit and a clean tree.
+ * The whole plan is checked against the tree before anything is touched.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "apply.h"
+#include "carve.h"
+#include "check.h"
+#include "commands.h"
+#include "decl.h"
+#include "git.h"
+#include "lex.h"
+#include "steps.h"
+
+enum StepKind { ST_SPLIT, ST_UNBACK, ST_MOVE, ST_DROP };
+static const char *const step_names[] = {"split", "unbackinclude", "move", "drop"};
+
+typedef struct {
+	int kind, lineno;
+	char *text;      /* the plan line, for messages */
+	char *header;    /* path relative to the tree */
+	char *other;     /* split: NEW; unbackinclude: NEW; move: OTHER */
+	char *include;   /* drop: the include as spelled, <x.h> or "x.h" */
+	StrVec syms;
+} Step;
+
+typedef struct {
+	const char *plan;
+	char *tree;      /* absolute */
+	VEC(Step) steps;
+} Plan;
+
+static _Noreturn void plan_error(const Plan *p, int line, const char *fmt, const char *arg)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s:%d: error: ", p->plan, line);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	exit(EXIT_FATAL);
+}
+
+/* A FILE operand: <x.h> is include/x.h, "x.h" and plain paths are
+ * relative to the tree. */
+static char *operand_path(const char *w)
+{
+	size_t n = strlen(w);
+	if (n > 2 && w[0] == '<' && w[n - 1] == '>') {
+		char *inner = xstrndup(w + 1, n - 2);
+		char *p = xasprintf("include/%s", inner);
+		free(inner);
+		return p;
+	}
+	if (n > 2 && w[0] == '"' && w[n - 1] == '"')
+		return xstrndup(w + 1, n - 2);
+	char *p = xstrdup(w);
+	path_normalize(p);
+	return p;
+}
+
+static bool exists_in(const char *tree, const char *rel)
+{
+	char *abs = path_join(tree, rel);
+	struct stat st;
+	bool ok = stat(abs, &st) == 0 && S_ISREG(st.st_mode);
+	free(abs);
+	return ok;
+}
+
+/* Splits a line into words; ':' and ',' also separate (and ':' ends the
+ * word before it); "->" is a word of its own. */
+static void words(char *line, StrVec *out)
+{
+	char *p = line;
+	while (*p) {
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		if (!*p)
+			break;
+		char *w = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != ',' && *p != ':')
+			p++;
+		if (p > w)
+			vec_push(out, xstrndup(w, (size_t)(p - w)));
+		if (*p == ':') {
+			vec_push(out, xstrdup(":"));
+			p++;
+		}
+	}
+}
+
+static void plan_read(Plan *p)
+{
+	FILE *f = fopen(p->plan, "r");
+	if (!f)
+		die("series: cannot open plan %s", p->plan);
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int lineno = 0;
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		if (memchr(line, 0, (size_t)len))
+			plan_error(p, lineno, "%sNUL byte in the plan", "");
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = 0;
+		line[strcspn(line, "\r\n")] = 0;
+		StrVec w = {0};
+		words(line, &w);
+		if (!w.n) {
+			vec_free(&w);
+			continue;
+		}
+		Step st = {0};
+		st.lineno = lineno;
+		st.text = xstrdup(line);
+		const char *k = w.v[0];
+		if (!strcmp(k, "split")) {
+			/* split HEADER -> NEW : SYM... */
+			if (w.n < 6 || strcmp(w.v[2], "->") || strcmp(w.v[4], ":"))
+				plan_error(p, lineno, "%susage: split HEADER -> NEW: SYMBOL...", "");
+			st.kind = ST_SPLIT;
+			st.header = operand_path(w.v[1]);
+			st.other = operand_path(w.v[3]);
+			for (int i = 5; i < w.n; i++)
+				vec_push(&st.syms, xstrdup(w.v[i]));
+		} else if (!strcmp(k, "unbackinclude")) {
+			if (w.n != 3)
+				plan_error(p, lineno, "%susage: unbackinclude HEADER NEW", "");
+			st.kind = ST_UNBACK;
+			st.header = operand_path(w.v[1]);
+			st.other = operand_path(w.v[2]);
+		} else if (!strcmp(k, "drop")) {
+			if (w.n != 3)
+				plan_error(p, lineno, "%susage: drop HEADER INCLUDED", "");
+			st.kind = ST_DROP;
+			st.header = operand_path(w.v[1]);
+			const char *inc = w.v[2];
+			if (inc[0] == '<' || inc[0] == '"')
+				st.include = xstrdup(inc);
+			else
+				st.include = display_name(inc);
+			if (st.include[0] != '<' && st.include[0] != '"') {
+				char *q = xasprintf("\"%s\"", st.include);
+				free(st.include);
+				st.include = q;
+			}
+		} else if (!strcmp(k, "move")) {
+			if (w.n != 5 || strcmp(w.v[3], "->"))
+				plan_error(p, lineno, "%susage: move SYMBOL HEADER -> OTHER", "");
+			st.kind = ST_MOVE;
+			vec_push(&st.syms, xstrdup(w.v[1]));
+			st.header = operand_path(w.v[2]);
+			st.other = operand_path(w.v[4]);
+		} else {
+			plan_error(p, lineno, "unknown step '%s' (split, unbackinclude, drop, move)", k);
+		}
+		for (int i = 0; i < w.n; i++)
+			free(w.v[i]);
+		vec_free(&w);
+		vec_push(&p->steps, st);
+	}
+	free(line);
+	fclose(f);
+	if (!p->steps.n)
+		die("series: %s has no steps", p->plan);
+}
+
+/* Reviewers' order: splits, back-include removals, then moves and drops;
+ * plan order within a kind (a stable sort by kind). */
+static void plan_order(Plan *p)
+{
+	for (int i = 1; i < p->steps.n; i++) {
+		Step x = p->steps.v[i];
+		int j = i - 1;
+		while (j >= 0 && p->steps.v[j].kind > x.kind) {
+			p->steps.v[j + 1] = p->steps.v[j];
+			j--;
+		}
+		p->steps.v[j + 1] = x;
+	}
+}
+
+/* ---------------------------------------------------------------- session helpers */
+
+static int file_id(Session *s, const char *tree, const char *rel)
+{
+	char *abs = path_join(tree, rel);
+	int key = fs_key(&s->ft, abs);
+	free(abs);
+	return fs_add(&s->ft, key, 0);
+}
+
+static const Symbols *symbols_of(Session *s, int file)
+{
+	fs_symbols_all(&s->ft, &file, 1, 1);
+	return s->ft.files[file].syms;
+}
+
+static bool provides(const Symbols *sy, const char *name, int *kind_out)
+{
+	if (!sy)
+		return false;
+	size_t n = strlen(name);
+	for (uint32_t k = 0; k < sy->nprovides; k++) {
+		const SymEntry *e = &sym_provides(sy)[k];
+		if (e->kind != SK_SEED && e->name_len == n && !memcmp(sym_name(sy, e), name, n)) {
+			if (kind_out)
+				*kind_out = e->kind;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The operand of an #include line: <x.h> or "x.h", else NULL. */
+static char *include_operand(const char *line)
+{
+	const char *p = line;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p != '#')
+		return NULL;
+	p++;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (strncmp(p, "include", 7))
+		return NULL;
+	p += 7;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	char close = *p == '<' ? '>' : *p == '"' ? '"' : 0;
+	const char *e = close ? strchr(p + 1, close) : NULL;
+	return e ? xstrndup(p, (size_t)(e - p + 1)) : NULL;
+}
+
+/* The line of `#include SPELLING` in e, or 0. */
+static int include_line(const EditFile *e, const char *spelling)
+{
+	for (int n = 1; n <= e->nlines; n++) {
+		char *line = edit_line(e, n);
+		char *op = include_operand(line);
+		bool hit = op && !strcmp(op, spelling);
+		free(op);
+		free(line);
+		if (hit)
+			return n;
+	}
+	return 0;
+}
+
+/* How other files include the file at rel: <x.h> under include/ (or an
+ * arch include dir), else "path" relative to the includer's directory. */
+static char *spelling_for(const char *rel, const char *from_rel)
+{
+	char *d = display_name(rel);
+	if (d[0] == '<')
+		return d;
+	free(d);
+	char *dir = path_dirname(from_rel);
+	size_t n = strlen(dir);
+	char *sp;
+	if (!strcmp(dir, "."))
+		sp = xasprintf("\"%s\"", rel);
+	else if (!strncmp(rel, dir, n) && rel[n] == '/')
+		sp = xasprintf("\"%s\"", rel + n + 1);
+	else
+		sp = xasprintf("\"%s\"", rel); /* relies on -I TREE; verify tells */
+	free(dir);
+	return sp;
+}
+
+/* ---------------------------------------------------------------- what moved text needs */
+
+typedef struct {
+	StrVec includes;   /* spellings, in the header's order */
+	StrVec declare;    /* "struct task_struct;" */
+	bool needs_header; /* it uses what stays in the header */
+} Needs;
+
+static void needs_free(Needs *n)
+{
+	for (int i = 0; i < n->includes.n; i++)
+		free(n->includes.v[i]);
+	for (int i = 0; i < n->declare.n; i++)
+		free(n->declare.v[i]);
+	vec_free(&n->includes);
+	vec_free(&n->declare);
+}
+
+static bool strvec_has(const StrVec *v, const char *s)
+{
+	for (int i = 0; i < v->n; i++)
+		if (!strcmp(v->v[i], s))
+			return true;
+	return false;
+}
+
+/* "struct", "union" or "enum": the keyword written before NAME in text. */
+static const char *tag_keyword(const char *text, const char *name)
+{
+	static const char *const kws[] = {"struct", "union", "enum"};
+	size_t n = strlen(name);
+	for (const char *p = text; (p = strstr(p, name)); p += n) {
+		if (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+			continue;
+		if (isalnum((unsigned char)p[n]) || p[n] == '_')
+			continue;
+		const char *q = p;
+		while (q > text && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\n'))
+			q--;
+		for (int k = 0; k < 3; k++) {
+			size_t kl = strlen(kws[k]);
+			if ((size_t)(q - text) >= kl && !strncmp(q - kl, kws[k], kl))
+				return kws[k];
+		}
+	}
+	return "struct";
+}
+
+/* What the moved text uses that it does not declare itself, and where it
+ * gets it: a forward declaration for a tag used only through pointers,
+ * else the header's own direct include that brings the name in. */
+static void moved_needs(Session *s, int header, const EditFile *eh, const SpanVec *spans,
+			const char *text, Needs *out)
+{
+	LexScratch ls = {0};
+	DeclScratch *ds = decl_scratch_new();
+	Facts *f = lex_file(text, strlen(text), &ls);
+	Symbols *mine = decl_file(text, strlen(text), f, ds);
+	const Symbols *hs = symbols_of(s, header);
+	/* the header's includes outside the moved text, in order */
+	TuGraph g = {0};
+	Unit u = {header, session_ctx_for_file(s, header)};
+	session_tu(s, &u, &g);
+	const Facts *hf = fs_facts(&s->ft, header);
+	VEC(struct Inc { int file; char *spelling; IntVec closure; bool done; }) incs = {0};
+	for (int i = 0; i < g.edges.n; i++) {
+		TuEdge *e = &g.edges.v[i];
+		if (e->from != 0 || e->dir < 0 || !hf || (uint32_t)e->dir >= hf->ndirs)
+			continue;
+		int line = (int)facts_dirs(hf)[e->dir].line;
+		if (span_has(spans, line))
+			continue;
+		char *lt = edit_line(eh, line);
+		char *op = include_operand(lt);
+		free(lt);
+		if (!op)
+			continue;
+		vec_grow(&incs, incs.n + 1);
+		struct Inc *in = &incs.v[incs.n++];
+		memset(in, 0, sizeof(*in));
+		in->file = g.nodes.v[e->to];
+		in->spelling = op;
+	}
+	for (uint32_t k = 0; k < mine->nuses; k++) {
+		const SymEntry *use = &sym_uses(mine)[k];
+		char *name = xstrndup(sym_name(mine, use), use->name_len);
+		bool is_tag = use->flags & UF_TAG;
+		bool complete = false;
+		if (provides(mine, name, NULL)) {
+			free(name);
+			continue;
+		}
+		/* every use of a tag must be by pointer for a forward declaration */
+		for (uint32_t j = 0; is_tag && j < mine->nuses; j++) {
+			const SymEntry *o = &sym_uses(mine)[j];
+			if ((o->flags & UF_TAG) && o->name_len == use->name_len &&
+			    !memcmp(sym_name(mine, o), name, use->name_len) && (o->flags & UF_COMPLETE))
+				complete = true;
+		}
+		int kind = -1;
+		bool in_header = provides(hs, name, &kind);
+		if (is_tag && !complete) {
+			char *d = xasprintf("%s %s;", tag_keyword(text, name), name);
+			if (!strvec_has(&out->declare, d))
+				vec_push(&out->declare, d);
+			else
+				free(d);
+			free(name);
+			continue;
+		}
+		if (in_header) {
+			out->needs_header = true;
+			free(name);
+			continue;
+		}
+		int best = -1;
+		for (int i = 0; i < incs.n; i++) {
+			struct Inc *in = &incs.v[i];
+			if (!in->done) {
+				TuGraph cg = {0};
+				Unit cu = {in->file, session_ctx_for_file(s, in->file)};
+				session_tu_csr(s, &cu, &cg);
+				for (int n = 0; n < cg.nodes.n; n++)
+					vec_push(&in->closure, cg.nodes.v[n]);
+				tu_free(&cg);
+				fs_symbols_all(&s->ft, in->closure.v, in->closure.n, s->opt->jobs);
+				in->done = true;
+			}
+			/* the include that is the name's home, else the one with the
+			 * smallest closure that brings it */
+			if (provides(s->ft.files[in->file].syms, name, NULL)) {
+				best = i;
+				break;
+			}
+			bool found = false;
+			for (int n = 0; n < in->closure.n && !found; n++)
+				found = provides(s->ft.files[in->closure.v[n]].syms, name, NULL);
+			if (found && (best < 0 || in->closure.n < incs.v[best].closure.n))
+				best = i;
+		}
+		if (best >= 0 && !strvec_has(&out->includes, incs.v[best].spelling))
+			vec_push(&out->includes, xstrdup(incs.v[best].spelling));
+		free(name);
+	}
+	/* keep the header's order of includes */
+	StrVec ordered = {0};
+	for (int i = 0; i < incs.n; i++)
+		if (strvec_has(&out->includes, incs.v[i].spelling))
+			vec_push(&ordered, xstrdup(incs.v[i].spelling));
+	for (int i = 0; i < out->includes.n; i++)
+		free(out->includes.v[i]);
+	vec_free(&out->includes);
+	out->includes = ordered;
+	for (int i = 0; i < incs.n; i++) {
+		free(incs.v[i].spelling);
+		vec_free(&incs.v[i].closure);
+	}
+	vec_free(&incs);
+	tu_free(&g);
+	free(mine);
+	free(f);
+	decl_scratch_free(ds);
+	lex_scratch_free(&ls);
+}
+
+/* ---------------------------------------------------------------- text surgery */
+
+/* The text of the spans, a blank line between disjoint ones. */
+static void spans_text(const EditFile *e, const SpanVec *spans, StrBuf *out)
+{
+	const char *eol = e->crlf ? "\r\n" : "\n";
+	for (int i = 0; i < spans->n; i++) {
+		if (i)
+			sb_adds(out, eol);
+		for (int n = spans->v[i].first; n <= spans->v[i].last; n++) {
+			char *l = edit_line(e, n);
+			sb_adds(out, l);
+			sb_adds(out, eol);
+			free(l);
+		}
+	}
+}
+
+static bool blank_line(const EditFile *e, int n)
+{
+	if (n < 1 || n > e->nlines)
+		return true;
+	char *l = edit_line(e, n);
+	bool b = !l[strspn(l, " \t\r")];
+	free(l);
+	return b;
+}
+
+/* Deletes the spans from e; a blank line that would double up goes too.
+ * With `replacement`, that line takes the first span's place. */
+static void cut_spans(EditFile *e, const SpanVec *spans, const char *replacement)
+{
+	for (int i = 0; i < spans->n; i++) {
+		const Span *sp = &spans->v[i];
+		for (int n = sp->first; n <= sp->last; n++)
+			edit_delete(e, n);
+		if (i == 0 && replacement)
+			edit_insert(e, sp->first, replacement);
+		else if (blank_line(e, sp->first - 1) && blank_line(e, sp->last + 1) && sp->last < e->nlines &&
+			 !span_has(spans, sp->last + 1))
+			edit_delete(e, sp->last + 1);
+	}
+}
+
+static void new_header_text(const char *rel, const char *eol, const Needs *nd, const char *header_spelling,
+			    const char *moved, StrBuf *out)
+{
+	char *guard = guard_name_for(rel);
+	sb_addf(out, "#ifndef %s%s#define %s%s%s", guard, eol, guard, eol, eol);
+	/* Including the old header brings all the rest along. */
+	if (nd->needs_header)
+		sb_addf(out, "#include %s%s%s", header_spelling, eol, eol);
+	for (int i = 0; i < nd->includes.n && !nd->needs_header; i++)
+		sb_addf(out, "#include %s%s", nd->includes.v[i], eol);
+	if (nd->includes.n && !nd->needs_header)
+		sb_adds(out, eol);
+	for (int i = 0; i < nd->declare.n && !nd->needs_header; i++)
+		sb_addf(out, "%s%s", nd->declare.v[i], eol);
+	if (nd->declare.n && !nd->needs_header)
+		sb_adds(out, eol);
+	sb_adds(out, moved);
+	sb_addf(out, "%s#endif /* %s */%s", eol, guard, eol);
+	free(guard);
+}
+
+/* The line of the header's closing guard #endif (the last #endif). */
+static int last_endif(const EditFile *e)
+{
+	for (int n = e->nlines; n >= 1; n--) {
+		char *l = edit_line(e, n);
+		const char *p = l + strspn(l, " \t");
+		bool hit = *p == '#' && !strncmp(p + 1 + strspn(p + 1, " \t"), "endif", 5);
+		free(l);
+		if (hit)
+			return n;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- users */
+
+/* Files of the tree (other than `skip`) that use one of `names` without
+ * declaring it themselves and whose closure lacks `target`. */
+static void users_missing(Session *s, const StrVec *names, int target, int skip, IntVec *out)
+{
+	IntVec all = {0};
+	for (int i = 0; i < s->ft.nfiles; i++) {
+		File *f = &s->ft.files[i];
+		const char *k = fs_keystr(&s->ft, f->key);
+		if ((f->flags & F_IN_TREE) && !(f->flags & F_EXCLUDED) && (ends_with(k, ".c") || ends_with(k, ".h")))
+			vec_push(&all, i);
+	}
+	fs_symbols_all(&s->ft, all.v, all.n, s->opt->jobs);
+	for (int i = 0; i < all.n; i++) {
+		int file = all.v[i];
+		if (file == target || file == skip)
+			continue;
+		const Symbols *sy = s->ft.files[file].syms;
+		if (!sy)
+			continue;
+		bool uses = false;
+		for (uint32_t k = 0; k < sy->nuses && !uses; k++) {
+			const SymEntry *u = &sym_uses(sy)[k];
+			for (int n = 0; n < names->n && !uses; n++)
+				uses = strlen(names->v[n]) == u->name_len &&
+				       !memcmp(sym_name(sy, u), names->v[n], u->name_len) &&
+				       !provides(sy, names->v[n], NULL);
+		}
+		if (!uses)
+			continue;
+		TuGraph g = {0};
+		Unit u = {file, session_ctx_for_file(s, file)};
+		session_tu_csr(s, &u, &g);
+		if (tu_find(&g, target) < 0)
+			vec_push(out, file);
+		tu_free(&g);
+	}
+	vec_free(&all);
+}
+
+/* Names the file declares (provides) on the lines of the spans. */
+static void names_in_spans(const Symbols *sy, const SpanVec *spans, const char *guard, StrVec *out)
+{
+	for (uint32_t k = 0; sy && k < sy->nprovides; k++) {
+		const SymEntry *e = &sym_provides(sy)[k];
+		/* a forward declaration is not an API, nor is the guard */
+		if (e->kind == SK_SEED || e->kind == SK_TAG_DECL || !span_has(spans, (int)e->line))
+			continue;
+		if (e->kind == SK_MACRO && guard && e->name_len == strlen(guard) &&
+		    !memcmp(sym_name(sy, e), guard, e->name_len))
+			continue;
+		char *n = xstrndup(sym_name(sy, e), e->name_len);
+		if (strvec_has(out, n))
+			free(n);
+		else
+			vec_push(out, n);
+	}
+}
+
+/* ---------------------------------------------------------------- the steps */
+
+typedef struct {
+	Options *o;
+	const char *tree;
+	const char *prefix;
+	Stepper *st;
+} SeriesCtx;
+
+static char *prefix_for(const SeriesCtx *cx, const char *header)
+{
+	if (cx->prefix)
+		return xstrdup(cx->prefix);
+	const char *b = strrchr(header, '/');
+	b = b ? b + 1 : header;
+	const char *dot = strrchr(b, '.');
+	return xstrndup(b, dot ? (size_t)(dot - b) : strlen(b));
+}
+
+static void list_names(const StrVec *v, StrBuf *out)
+{
+	for (int i = 0; i < v->n; i++)
+		sb_addf(out, "%s%s", i ? ", " : "", v->v[i]);
+}
+
+static void wrap_into(StrBuf *msg, const char *text)
+{
+	int col = 0;
+	for (const char *p = text; *p;) {
+		const char *w = p;
+		while (*p && *p != ' ')
+			p++;
+		int n = (int)(p - w);
+		if (col && col + 1 + n > 72) {
+			sb_addc(msg, '\n');
+			col = 0;
+		} else if (col) {
+			sb_addc(msg, ' ');
+			col++;
+		}
+		sb_add(msg, w, (size_t)n);
+		col += n;
+		while (*p == ' ')
+			p++;
+	}
+	sb_addc(msg, '\n');
+}
+
+static void open_tree_session(SeriesCtx *cx, Session *s)
+{
+	IntVec files = {0};
+	check_open_session(s, cx->o, cx->tree, NULL, 0, &files);
+	vec_free(&files);
+}
+
+/* split and move share the cut: the spans of `names` in the header, the
+ * text they hold and what that text needs.  Returns false with *why. */
+static bool carve(Session *s, Change *c, const Step *stp, int hfile, EditFile **eh, SpanVec *spans,
+		  StrBuf *moved, Needs *nd, char **why)
+{
+	*eh = change_file(c, stp->header, false, why);
+	if (!*eh)
+		return false;
+	const Symbols *sy = symbols_of(s, hfile);
+	if (!sy) {
+		*why = xasprintf("%s: cannot read its symbols", stp->header);
+		return false;
+	}
+	if (!carve_spans(*eh, sy, stp->syms.v, stp->syms.n, spans, why))
+		return false;
+	spans_text(*eh, spans, moved);
+	moved_needs(s, hfile, *eh, spans, sb_str(moved), nd);
+	return true;
+}
+
+static int step_split(SeriesCtx *cx, const Step *stp, StrBuf *msg, char **why)
+{
+	Session s;
+	open_tree_session(cx, &s);
+	int hfile = file_id(&s, cx->tree, stp->header);
+	Change c;
+	change_init(&c, cx->tree);
+	EditFile *eh;
+	SpanVec spans = {0};
+	StrBuf moved = {0};
+	Needs nd = {0};
+	int r = 2;
+	if (carve(&s, &c, stp, hfile, &eh, &spans, &moved, &nd, why)) {
+		char *new_sp = spelling_for(stp->other, stp->header);
+		char *hdr_sp = spelling_for(stp->header, stp->other);
+		char *back = xasprintf("#include %s", new_sp);
+		cut_spans(eh, &spans, back);
+		EditFile *en = change_file(&c, stp->other, true, why);
+		if (en) {
+			StrBuf text = {0};
+			/* When the moved text uses what stays, the new header includes
+			 * the old one: included first, the old header's back-include
+			 * is then guarded out and the text sees all it needs; included
+			 * through the back-include, the guard makes that include empty
+			 * and the text sees what came before it, as it always did. */
+			new_header_text(stp->other, eh->crlf ? "\r\n" : "\n", &nd, hdr_sp, sb_str(&moved), &text);
+			edit_set_content(en, text.buf, text.len);
+			free(text.buf);
+			char *pre = prefix_for(cx, stp->header);
+			char *hd = display_name(stp->header), *nw = display_name(stp->other);
+			sb_addf(msg, "%s: Split %s out of %s\n\n", pre, nw, hd);
+			StrBuf body = {0}, names = {0};
+			list_names(&stp->syms, &names);
+			sb_addf(&body, "Move %s (%d line%s, with their comments and #if groups) from %s into the new "
+				"header %s. %s includes it where the declarations were, so nothing else changes; "
+				"the users will include %s directly in the following patches.",
+				names.buf, moved.len ? (int)(spans.n ? spans.v[spans.n - 1].last - spans.v[0].first + 1 : 0) : 0,
+				"s", hd, nw, hd, nw);
+			wrap_into(msg, body.buf);
+			free(body.buf);
+			free(names.buf);
+			free(pre);
+			free(hd);
+			free(nw);
+			r = steps_land(cx->st, &c, msg->buf, why);
+		}
+		free(back);
+		free(new_sp);
+		free(hdr_sp);
+	}
+	needs_free(&nd);
+	free(moved.buf);
+	vec_free(&spans);
+	change_free(&c);
+	session_close(&s);
+	return r;
+}
+
+/* Adds `#include target` to every file in users; names for the message. */
+static bool add_to_users(Session *s, Change *c, const IntVec *users, const char *target_rel, StrBuf *list,
+			 char **why)
+{
+	for (int i = 0; i < users->n; i++) {
+		const char *rel = session_path(s, users->v[i]);
+		if (rel[0] == '/')
+			continue;
+		char *sp = spelling_for(target_rel, rel);
+		bool ok = change_add_include(c, rel, sp, why);
+		free(sp);
+		if (!ok)
+			return false;
+		sb_addf(list, "  %s\n", rel);
+	}
+	return true;
+}
+
+static int step_unback(SeriesCtx *cx, const Step *stp, StrBuf *msg, char **why)
+{
+	Change c;
+	change_init(&c, cx->tree);
+	int r = 2;
+	EditFile *eh = change_file(&c, stp->header, false, why);
+	char *sp = spelling_for(stp->other, stp->header);
+	int line = eh ? include_line(eh, sp) : 0;
+	if (eh && !line)
+		*why = xasprintf("%s does not include %s", stp->header, sp);
+	if (eh && line) {
+		edit_delete(eh, line);
+		if (blank_line(eh, line - 1) && blank_line(eh, line + 1) && line < eh->nlines)
+			edit_delete(eh, line + 1);
+		/* the users are found on the tree without the back-include */
+		if (change_write(&c, why)) {
+			change_rebase(&c);
+			Session s;
+			open_tree_session(cx, &s);
+			int hfile = file_id(&s, cx->tree, stp->header);
+			int nfile = file_id(&s, cx->tree, stp->other);
+			StrVec names = {0};
+			const Facts *nf = fs_facts(&s.ft, nfile);
+			char *guard = nf && nf->guard >= 0 ? xstrndup(facts_strs(nf) + nf->guard_name_off, nf->guard_name_len)
+							   : NULL;
+			names_in_spans(symbols_of(&s, nfile), &(SpanVec){.v = &(Span){1, 1 << 30}, .n = 1}, guard, &names);
+			free(guard);
+			IntVec users = {0};
+			users_missing(&s, &names, nfile, -1, &users);
+			(void)hfile;
+			StrBuf list = {0};
+			if (add_to_users(&s, &c, &users, stp->other, &list, why)) {
+				char *pre = prefix_for(cx, stp->header);
+				char *hd = display_name(stp->header), *nw = display_name(stp->other);
+				sb_addf(msg, "%s: Remove %s from %s\n\n", pre, nw, hd);
+				StrBuf body = {0};
+				if (users.n == 1)
+					sb_addf(&body, "%s no longer includes %s. The one file that uses its API and "
+						"reached it only through %s includes it directly now.", hd, nw, hd);
+				else
+					sb_addf(&body, "%s no longer includes %s. The %d files that use its API and "
+						"reached it only through %s include it directly now.", hd, nw, users.n, hd);
+				wrap_into(msg, body.buf);
+				if (users.n)
+					sb_addf(msg, "\n%s", list.buf);
+				free(body.buf);
+				free(pre);
+				free(hd);
+				free(nw);
+				session_close(&s);
+				r = steps_land(cx->st, &c, msg->buf, why);
+			} else {
+				session_close(&s);
+				change_undo(&c);
+			}
+			free(list.buf);
+			vec_free(&users);
+			for (int i = 0; i < names.n; i++)
+				free(names.v[i]);
+			vec_free(&names);
+		}
+	}
+	free(sp);
+	change_free(&c);
+	return r;
+}
+
+/* After a move or a split without back-include: the header's includes that
+ * check now finds unused go too, with their fallout. */
+static bool drop_now_unused(SeriesCtx *cx, Change *c, const char *header, const StrVec *candidates, StrBuf *note,
+			    char **why)
+{
+	Session s;
+	IntVec files = {0};
+	char *abs = path_join(cx->tree, header);
+	check_open_session(&s, cx->o, cx->tree, &abs, 1, &files);
+	Check *ck = check_new(&s, 1u << FK_UNUSED, false);
+	FindingVec fv = {0};
+	check_run(ck, files.v, files.n, &fv);
+	bool ok = true;
+	for (int i = 0; i < fv.n && ok; i++) {
+		const Finding *f = &fv.v[i];
+		char *inc = check_written(ck, f->file, f->dir);
+		if (strvec_has(candidates, inc)) {
+			ok = apply_finding(&s, ck, f, c, why);
+			sb_addf(note, "%s%s", note->len ? ", " : "", inc);
+		}
+		free(inc);
+	}
+	findings_free(&fv);
+	check_free(ck);
+	vec_free(&files);
+	free(abs);
+	session_close(&s);
+	return ok;
+}
+
+static int step_move(SeriesCtx *cx, const Step *stp, StrBuf *msg, char **why)
+{
+	Session s;
+	open_tree_session(cx, &s);
+	int hfile = file_id(&s, cx->tree, stp->header);
+	Change c;
+	change_init(&c, cx->tree);
+	EditFile *eh;
+	SpanVec spans = {0};
+	StrBuf moved = {0};
+	Needs nd = {0};
+	int r = 2;
+	bool ok = carve(&s, &c, stp, hfile, &eh, &spans, &moved, &nd, why);
+	session_close(&s);
+	EditFile *eo = ok ? change_file(&c, stp->other, true, why) : NULL;
+	if (eo) {
+		char *hdr_sp = spelling_for(stp->header, stp->other);
+		cut_spans(eh, &spans, NULL);
+		if (eo->orig_exists && eo->nlines) {
+			/* append before the other header's closing #endif */
+			int at = last_endif(eo);
+			if (!at)
+				at = eo->nlines + 1;
+			for (int i = 0; i < nd.includes.n; i++)
+				change_add_include(&c, stp->other, nd.includes.v[i], why);
+			if (nd.needs_header)
+				change_add_include(&c, stp->other, hdr_sp, why);
+			edit_insert(eo, at, "");
+			for (const char *p = moved.buf; p && *p;) {
+				const char *e = strchr(p, '\n');
+				size_t n = e ? (size_t)(e - p) : strlen(p);
+				if (n && p[n - 1] == '\r')
+					n--;
+				char *l = xstrndup(p, n);
+				edit_insert(eo, at, l);
+				free(l);
+				p = e ? e + 1 : p + strlen(p);
+			}
+		} else {
+			StrBuf text = {0};
+			new_header_text(stp->other, eh->crlf ? "\r\n" : "\n", &nd, hdr_sp, sb_str(&moved), &text);
+			edit_set_content(eo, text.buf, text.len);
+			free(text.buf);
+		}
+		free(hdr_sp);
+		ok = change_write(&c, why);
+		if (ok) {
+			change_rebase(&c);
+			Session s2;
+			open_tree_session(cx, &s2);
+			int ofile = file_id(&s2, cx->tree, stp->other);
+			IntVec users = {0};
+			users_missing(&s2, &stp->syms, ofile, -1, &users);
+			StrBuf list = {0}, dropped = {0};
+			ok = add_to_users(&s2, &c, &users, stp->other, &list, why);
+			session_close(&s2);
+			if (ok) {
+				/* includes only the moved text needed leave the header */
+				ok = change_write(&c, why);
+				if (ok) {
+					change_rebase(&c);
+					ok = drop_now_unused(cx, &c, stp->header, &nd.includes, &dropped, why);
+				}
+			}
+			if (ok) {
+				char *pre = prefix_for(cx, stp->header);
+				char *hd = display_name(stp->header), *ot = display_name(stp->other);
+				sb_addf(msg, "%s: Move %s() to %s\n\n", pre, stp->syms.v[0], ot);
+				StrBuf body = {0};
+				if (users.n == 1)
+					sb_addf(&body, "Only one file uses %s(): move it from %s to %s, which that file "
+						"includes now.", stp->syms.v[0], hd, ot);
+				else
+					sb_addf(&body, "%d files use %s(): move it from %s to %s, which they include now.",
+						users.n, stp->syms.v[0], hd, ot);
+				if (dropped.len)
+					sb_addf(&body, " %s no longer needs %s, which goes with it.", hd, dropped.buf);
+				wrap_into(msg, body.buf);
+				if (users.n)
+					sb_addf(msg, "\n%s", list.buf);
+				free(body.buf);
+				free(pre);
+				free(hd);
+				free(ot);
+				r = steps_land(cx->st, &c, msg->buf, why);
+			} else {
+				change_undo(&c);
+			}
+			free(list.buf);
+			free(dropped.buf);
+			vec_free(&users);
+		}
+	}
+	needs_free(&nd);
+	free(moved.buf);
+	vec_free(&spans);
+	change_free(&c);
+	return r;
+}
+
+static int step_drop(SeriesCtx *cx, const Step *stp, StrBuf *msg, char **why)
+{
+	Session s;
+	IntVec files = {0};
+	char *abs = path_join(cx->tree, stp->header);
+	check_open_session(&s, cx->o, cx->tree, &abs, 1, &files);
+	Check *ck = check_new(&s, 1u << FK_UNUSED | 1u << FK_REPLACEABLE | 1u << FK_REDUNDANT, false);
+	FindingVec fv = {0};
+	check_run(ck, files.v, files.n, &fv);
+	const Finding *hit = NULL;
+	for (int i = 0; i < fv.n && !hit; i++) {
+		char *inc = check_written(ck, fv.v[i].file, fv.v[i].dir);
+		if (!strcmp(inc, stp->include))
+			hit = &fv.v[i];
+		free(inc);
+	}
+	int r = 2;
+	Change c;
+	change_init(&c, cx->tree);
+	if (!hit) {
+		*why = xasprintf("%s uses what %s brings in (check finds nothing to remove there)", stp->header,
+				 stp->include);
+	} else if (apply_finding(&s, ck, hit, &c, why)) {
+		finding_message(&s, ck, hit, cx->prefix, msg);
+		r = steps_land(cx->st, &c, msg->buf, why);
+	}
+	change_free(&c);
+	findings_free(&fv);
+	check_free(ck);
+	vec_free(&files);
+	free(abs);
+	session_close(&s);
+	return r;
+}
+
+/* ---------------------------------------------------------------- checking the plan */
+
+/* Everything the plan names must exist (or be made by an earlier step)
+ * before anything is touched. */
+static void plan_check(Plan *p, Options *o)
+{
+	Session s;
+	session_open(&s, o, p->tree, true);
+	StrVec made = {0}; /* files earlier splits create */
+	StrVec taken = {0}; /* symbols already moved */
+	for (int i = 0; i < p->steps.n; i++) {
+		Step *st = &p->steps.v[i];
+		bool header_made = strvec_has(&made, st->header);
+		if (!header_made && !exists_in(p->tree, st->header))
+			plan_error(p, st->lineno, "no such file: %s", st->header);
+		if (st->kind == ST_SPLIT) {
+			if (exists_in(p->tree, st->other) || strvec_has(&made, st->other))
+				plan_error(p, st->lineno, "%s already exists (split makes a new header)", st->other);
+			vec_push(&made, st->other);
+		}
+		if (st->kind == ST_MOVE && !strcmp(st->header, st->other))
+			plan_error(p, st->lineno, "%s: moving a declaration to where it is", st->other);
+		if (st->kind == ST_UNBACK && !strvec_has(&made, st->other) && !exists_in(p->tree, st->other))
+			plan_error(p, st->lineno, "no such file: %s (and no split makes it)", st->other);
+		if (header_made)
+			continue;
+		int hfile = file_id(&s, p->tree, st->header);
+		const Symbols *sy = symbols_of(&s, hfile);
+		for (int k = 0; k < st->syms.n; k++) {
+			if (!provides(sy, st->syms.v[k], NULL)) {
+				char *m = xasprintf("%s declares no '%s'", st->header, st->syms.v[k]);
+				plan_error(p, st->lineno, "%s", m);
+			}
+			char *key = xasprintf("%s:%s", st->header, st->syms.v[k]);
+			if (strvec_has(&taken, key))
+				plan_error(p, st->lineno, "'%s' is moved by an earlier step too", st->syms.v[k]);
+			vec_push(&taken, key);
+		}
+		if (st->kind == ST_DROP || st->kind == ST_UNBACK) {
+			char *abs = path_join(p->tree, st->header);
+			EditFile e;
+			char *err = NULL;
+			if (!edit_load(&e, abs, false, &err))
+				plan_error(p, st->lineno, "%s", err);
+			char *sp = st->kind == ST_DROP ? xstrdup(st->include) : spelling_for(st->other, st->header);
+			bool made_by_split = false;
+			for (int k = 0; k < i && st->kind == ST_UNBACK; k++)
+				if (p->steps.v[k].kind == ST_SPLIT && !strcmp(p->steps.v[k].other, st->other) &&
+				    !strcmp(p->steps.v[k].header, st->header))
+					made_by_split = true;
+			if (!made_by_split && !include_line(&e, sp)) {
+				char *m = xasprintf("%s has no #include %s", st->header, sp);
+				plan_error(p, st->lineno, "%s", m);
+			}
+			free(sp);
+			edit_free(&e);
+			free(abs);
+		}
+	}
+	for (int i = 0; i < made.n; i++)
+		(void)made.v[i]; /* pointers into the steps */
+	vec_free(&made);
+	for (int i = 0; i < taken.n; i++)
+		free(taken.v[i]);
+	vec_free(&taken);
+	session_close(&s);
+}
+
+int cmd_series(int argc, char **argv)
+{
+	StepOpts so;
+	argc = steps_take_options(&so, argc, argv, "series",
+				  "--dry-run,--allow-dirty,--verify,--cc-wrapper,--timeout,--prefix,--branch,"
+				  "--format-patch");
+	Options o;
+	options_parse(&o, argc, argv, "series", "--decl-macro,--mapping");
+	for (int i = 0; i < o.decl_macros.n; i++)
+		decl_add_macro(o.decl_macros.v[i]);
+	if (o.args.n != 2)
+		die("series: usage: hdrslim series [OPTIONS] TREE PLAN");
+	Plan p = {0};
+	p.tree = path_absolute(o.args.v[0]);
+	p.plan = o.args.v[1];
+	struct stat st_;
+	if (stat(p.tree, &st_) || !S_ISDIR(st_.st_mode))
+		die("series: %s: not a directory", o.args.v[0]);
+	plan_read(&p);
+	plan_order(&p);
+	plan_check(&p, &o);
+	if (so.dry_run) {
+		for (int i = 0; i < p.steps.n; i++)
+			printf("%d. %s (plan line %d)\n", i + 1, p.steps.v[i].text, p.steps.v[i].lineno);
+		return EXIT_OK;
+	}
+	if (!so.branch) {
+		const char *b = strrchr(p.plan, '/');
+		b = b ? b + 1 : p.plan;
+		const char *dot = strrchr(b, '.');
+		so.branch = xasprintf("hdrslim/%.*s", (int)(dot && dot > b ? dot - b : (long)strlen(b)), b);
+	}
+	Stepper st;
+	steps_begin(&st, "series", &o, p.tree, &so);
+	SeriesCtx cx = {&o, p.tree, so.prefix, &st};
+	int status = EXIT_OK;
+	for (int i = 0; i < p.steps.n; i++) {
+		if (steps_interrupted()) {
+			fprintf(stderr, "series: interrupted before step %d; the branch %s is at the last commit and "
+				"the tree is clean\n", i + 1, so.branch);
+			status = 130;
+			break;
+		}
+		const Step *stp = &p.steps.v[i];
+		StrBuf msg = {0};
+		char *why = NULL;
+		int r;
+		switch (stp->kind) {
+		case ST_SPLIT:
+			r = step_split(&cx, stp, &msg, &why);
+			break;
+		case ST_UNBACK:
+			r = step_unback(&cx, stp, &msg, &why);
+			break;
+		case ST_MOVE:
+			r = step_move(&cx, stp, &msg, &why);
+			break;
+		default:
+			r = step_drop(&cx, stp, &msg, &why);
+			break;
+		}
+		const char *nl = msg.buf ? strchr(msg.buf, '\n') : NULL;
+		if (r == 0) {
+			printf("[%d/%d] %.*s\n", i + 1, p.steps.n, nl ? (int)(nl - msg.buf) : (int)msg.len,
+			       msg.buf);
+		} else if (r == 3) {
+			printf("[%d/%d] %s %s: nothing to change\n", i + 1, p.steps.n, step_names[stp->kind],
+			       stp->header);
+		} else {
+			fflush(stdout);
+			fprintf(stderr, "%s:%d: error: step %d (%s) failed%s: %s\n", p.plan, stp->lineno, i + 1,
+				stp->text, r == 1 ? " verification" : "", why ? why : "?");
+			fprintf(stderr, "series: stopped; the branch %s is at the last good commit and the tree is "
+				"clean\n", so.branch);
+			status = steps_interrupted() ? 130 : EXIT_FINDINGS;
+			free(why);
+			free(msg.buf);
+			break;
+		}
+		free(why);
+		free(msg.buf);
+		fflush(stdout);
+	}
+	fprintf(stderr, "series: %d commit%s on %s", st.commits, st.commits == 1 ? "" : "s", so.branch);
+	if (so.verify)
+		fprintf(stderr, ", %d TUs verified", st.verified_tus);
+	fputc('\n', stderr);
+	steps_end(&st);
+	options_free(&o);
+	return status;
+}

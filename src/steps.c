@@ -1,0 +1,189 @@
+/*
+ * steps.c — landing one change: write, verify, commit; or put back.
+ *
+ * Interrupts only set a flag while a step is in flight: a step always
+ * finishes as a commit or as an undo, never half-written, and the command
+ * stops at the next step boundary with the branch at its last commit.
+ */
+#include "steps.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "git.h"
+#include "proc.h"
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+bool steps_interrupted(void)
+{
+	return got_signal != 0;
+}
+
+static bool listed(const char *allowed, const char *opt)
+{
+	size_t n = strlen(opt);
+	for (const char *p = allowed; p && *p;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		if (len == n && !strncmp(p, opt, n))
+			return true;
+		p = comma ? comma + 1 : NULL;
+	}
+	return false;
+}
+
+int steps_take_options(StepOpts *so, int argc, char **argv, const char *cmd, const char *allowed)
+{
+	memset(so, 0, sizeof(*so));
+	int out = 0;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		const char *eq = strchr(a, '=');
+		size_t name_len = eq && a[0] == '-' && a[1] == '-' ? (size_t)(eq - a) : strlen(a);
+		char *name = xstrndup(a, name_len);
+		const char *val = NULL;
+		bool takes_value = !strcmp(name, "--cc-wrapper") || !strcmp(name, "--timeout") ||
+				   !strcmp(name, "--prefix") || !strcmp(name, "--branch") ||
+				   !strcmp(name, "--format-patch");
+		if (!listed(allowed, name) || !strcmp(a, "--")) {
+			free(name);
+			argv[out++] = argv[i];
+			if (!strcmp(a, "--"))
+				while (++i < argc)
+					argv[out++] = argv[i];
+			continue;
+		}
+		if (takes_value) {
+			if (eq && name_len < strlen(a))
+				val = eq + 1;
+			else if (i + 1 < argc)
+				val = argv[++i];
+			else
+				die("%s: option '%s' needs a value", cmd, name);
+		}
+		if (!strcmp(name, "--dry-run"))
+			so->dry_run = true;
+		else if (!strcmp(name, "--allow-dirty"))
+			so->allow_dirty = true;
+		else if (!strcmp(name, "--verify"))
+			so->verify = true;
+		else if (!strcmp(name, "--squash-per-file"))
+			so->squash = true;
+		else if (!strcmp(name, "--cc-wrapper"))
+			so->vo.cc_wrapper = val;
+		else if (!strcmp(name, "--timeout")) {
+			char *end;
+			long t = strtol(val, &end, 10);
+			if (*end || t < 0)
+				die("%s: --timeout needs a number of seconds", cmd);
+			so->vo.timeout = (int)t;
+		} else if (!strcmp(name, "--prefix"))
+			so->prefix = xstrdup(val);
+		else if (!strcmp(name, "--branch"))
+			so->branch = xstrdup(val);
+		else if (!strcmp(name, "--format-patch"))
+			so->format_patch = path_absolute(val);
+		free(name);
+	}
+	argv[out] = NULL;
+	return out;
+}
+
+void steps_begin(Stepper *st, const char *cmd, Options *o, const char *tree, StepOpts *so)
+{
+	memset(st, 0, sizeof(*st));
+	st->cmd = cmd;
+	st->o = o;
+	st->tree = tree;
+	st->so = so;
+	st->top = git_toplevel(tree);
+	if (!st->top)
+		die("%s: %s is not in a git work tree (the changes are made as commits)", cmd, tree);
+	if (!so->allow_dirty)
+		git_require_clean(st->top, cmd);
+	st->start = git_rev(st->top, "HEAD");
+	if (!st->start)
+		die("%s: %s has no commit yet", cmd, st->top);
+	if (so->branch) {
+		if (git_branch_exists(st->top, so->branch))
+			die("%s: branch %s already exists", cmd, so->branch);
+		git_new_branch(st->top, so->branch);
+	}
+	so->vo.jobs = o->jobs;
+	so->vo.quiet = true; /* the command reports each step itself */
+	struct sigaction sa = {0};
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+int steps_land(Stepper *st, Change *c, const char *msg, char **why)
+{
+	if (change_empty(c))
+		return 3;
+	if (!change_write(c, why))
+		return 2;
+	StrBuf full = {0};
+	sb_adds(&full, msg);
+	if (st->so->verify && !got_signal) {
+		Session s;
+		session_open(&s, st->o, st->tree, true);
+		VerifyTuVec res = {0};
+		int regressions = verify_run(&s, st->top, "HEAD", &st->so->vo, &res);
+		session_close(&s);
+		if (regressions || got_signal) {
+			for (int i = 0; i < res.n; i++)
+				if (res.v[i].after && res.v[i].before == 0) {
+					*why = xasprintf("%s: %s", res.v[i].tu,
+							 res.v[i].first_error ? res.v[i].first_error : "does not compile");
+					break;
+				}
+			if (!*why)
+				*why = xstrdup(got_signal ? "interrupted" : "verification failed");
+			verify_tus_free(&res);
+			change_undo(c);
+			free(full.buf);
+			st->failed++;
+			return 1;
+		}
+		int ok = 0;
+		for (int i = 0; i < res.n; i++)
+			ok += res.v[i].after == 0;
+		st->verified_tus += ok;
+		sb_addf(&full, "\nVerified: %d TUs compiled\n", ok);
+		verify_tus_free(&res);
+	}
+	StrVec paths = {0};
+	change_paths(c, &paths);
+	char *hash = git_commit(st->top, &paths, sb_str(&full));
+	for (int i = 0; i < paths.n; i++)
+		free(paths.v[i]);
+	vec_free(&paths);
+	free(hash);
+	free(full.buf);
+	st->commits++;
+	return 0;
+}
+
+void steps_end(Stepper *st)
+{
+	if (st->so->format_patch && st->commits) {
+		char *range = xasprintf("%s..HEAD", st->start);
+		const char *argv[] = {"git", "-C", st->top, "format-patch", "-q", "-o", st->so->format_patch,
+				      range, NULL};
+		StrBuf err = {0};
+		if (proc_run(argv, NULL, NULL, NULL, &err))
+			die("%s: git format-patch: %s", st->cmd, sb_str(&err));
+		free(err.buf);
+		free(range);
+	}
+	free(st->top);
+	free(st->start);
+}
