@@ -570,6 +570,7 @@ typedef struct {
 	struct timespec times[2]; /* atime, mtime */
 	bool rev_exists;
 	StrBuf rev;
+	char *copy;       /* its copy under $TMPDIR: DIR/N-name, see DIR/MANIFEST */
 } Swap;
 
 static struct {
@@ -577,6 +578,7 @@ static struct {
 	int n;
 	char **made_dirs; /* created for files deleted since rev, in order */
 	int nmade;
+	char *backup, *manifest; /* the copies' directory and its index */
 	volatile sig_atomic_t swapped;
 	pid_t *pids;      /* running compiles (process group leaders), 0: free */
 	int npids;
@@ -637,16 +639,33 @@ static int restore_raw(void)
 	return failed;
 }
 
+/* Removes the copies once the work tree is back.  Async-signal-safe:
+ * every path was made beforehand. */
+static void drop_copies(void)
+{
+	if (!g.backup)
+		return;
+	for (int i = 0; i < g.n; i++)
+		if (g.v[i].copy)
+			unlink(g.v[i].copy);
+	unlink(g.manifest);
+	rmdir(g.backup);
+}
+
 static void on_signal(int sig)
 {
 	for (int i = 0; i < g.npids; i++)
 		if (g.pids[i] > 0)
 			kill(-g.pids[i], SIGTERM);
 	js_release_all();
-	if (g.swapped && restore_raw()) {
-		static const char msg[] = "hdrslim: verify: interrupted; some files could not be restored: "
-					  "the work tree's copies are in the directory named above\n";
-		(void)!write(2, msg, sizeof(msg) - 1);
+	if (g.swapped) {
+		if (restore_raw()) {
+			static const char msg[] = "hdrslim: verify: interrupted; some files could not be "
+						  "restored: the work tree's copies are in the directory named above\n";
+			(void)!write(2, msg, sizeof(msg) - 1);
+		} else {
+			drop_copies();
+		}
 	}
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -655,8 +674,8 @@ static void on_signal(int sig)
 static void on_exit_restore(void)
 {
 	js_release_all();
-	if (g.swapped)
-		restore_raw();
+	if (g.swapped && !restore_raw())
+		drop_copies();
 }
 
 static void handlers_push(void)
@@ -1138,39 +1157,18 @@ void verify_affected(Session *s, const StrVec *changed, StrVec *tus)
 
 /* ---- verify_run: after, then before for what fails ---- */
 
-static void mkdirs_for(const char *path, bool record)
+static void mkdirs_for(const char *path)
 {
 	char *p = xstrdup(path);
 	for (char *slash = strchr(p + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
 		*slash = 0;
-		if (mkdir(p, 0755) == 0 && record) {
+		if (mkdir(p, 0755) == 0) {
 			g.made_dirs = xrealloc(g.made_dirs, (size_t)(g.nmade + 1) * sizeof(char *));
 			g.made_dirs[g.nmade++] = xstrdup(p);
 		}
 		*slash = '/';
 	}
 	free(p);
-}
-
-static void remove_tree(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (d) {
-		struct dirent *e;
-		while ((e = readdir(d))) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			char *p = xasprintf("%s/%s", dir, e->d_name);
-			struct stat st;
-			if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-				remove_tree(p);
-			else
-				unlink(p);
-			free(p);
-		}
-		closedir(d);
-	}
-	rmdir(dir);
 }
 
 /* Reads the work tree's state of every changed file and keeps a copy
@@ -1184,6 +1182,11 @@ static char *take_stock(const char *top, const char *rev, const StrVec *changed)
 		    strerror(errno));
 	g.v = xcalloc((size_t)changed->n + 1, sizeof(Swap));
 	g.n = changed->n;
+	g.backup = backup;
+	g.manifest = xasprintf("%s/MANIFEST", backup);
+	/* flat, so that a signal handler can remove the copies by name */
+	StrBuf manifest = {0};
+	sb_adds(&manifest, "# copy\twork tree file (restore with: cp -p COPY FILE)\n");
 	for (int i = 0; i < changed->n; i++) {
 		Swap *w = &g.v[i];
 		w->rel = xstrdup(changed->v[i]);
@@ -1203,18 +1206,21 @@ static char *take_stock(const char *top, const char *rev, const StrVec *changed)
 			w->mode = st.st_mode & 07777;
 			w->times[0] = st.st_atim;
 			w->times[1] = st.st_mtim;
-			char *copy = path_join(backup, changed->v[i]);
-			mkdirs_for(copy, false);
-			char *copy_tmp = xasprintf("%s.tmp", copy);
-			if (write_raw(copy, copy_tmp, w->now, w->now_len, w->mode | 0600, w->times) < 0)
+			w->copy = xasprintf("%s/%d-%s", backup, i, slash + 1);
+			char *copy_tmp = xasprintf("%s/tmp", backup);
+			if (write_raw(w->copy, copy_tmp, w->now, w->now_len, w->mode | 0600, w->times) < 0)
 				die("verify: cannot keep a copy of %s in %s: %s", w->rel, backup, strerror(errno));
 			free(copy_tmp);
-			free(copy);
+			sb_addf(&manifest, "%d-%s\t%s\n", i, slash + 1, w->path);
 		} else if (errno != ENOENT) {
 			die("verify: %s: %s", w->path, strerror(errno));
 		}
 		w->rev_exists = git_show(top, rev, w->rel, &w->rev);
 	}
+	FILE *mf = fopen(g.manifest, "w");
+	if (!mf || fwrite(manifest.buf, 1, manifest.len, mf) != manifest.len || fclose(mf))
+		die("verify: cannot write %s: %s", g.manifest, strerror(errno));
+	free(manifest.buf);
 	return backup;
 }
 
@@ -1232,7 +1238,7 @@ static void swap_in(void)
 		int r = 0;
 		if (w->rev_exists) {
 			if (!w->now_exists)
-				mkdirs_for(w->path, true);
+				mkdirs_for(w->path);
 			r = write_raw(w->path, w->tmp, w->rev.buf ? w->rev.buf : "", w->rev.len,
 				      w->now_exists ? w->mode : 0644, NULL);
 		} else if (w->now_exists) {
@@ -1250,7 +1256,7 @@ static void swap_in(void)
 
 /* Restores, then checks every byte, the mode and the mtime.  Returns
  * false (naming each file that differs) when the restore is not exact. */
-static bool restore_and_check(const char *backup)
+static bool restore_and_check(void)
 {
 	sigset_t old;
 	block_signals(&old);
@@ -1275,7 +1281,7 @@ static bool restore_and_check(const char *backup)
 		}
 		if (!same) {
 			fprintf(stderr, "hdrslim: verify: %s was not restored exactly; the work tree's version "
-				"is %s/%s\n", w->path, backup, w->rel);
+				"is %s\n", w->path, w->copy ? w->copy : "(none: it did not exist)");
 			ok = false;
 		}
 	}
@@ -1291,8 +1297,12 @@ static void swaps_free(void)
 		free(w->tmp);
 		free(w->now);
 		free(w->rev.buf);
+		free(w->copy);
 	}
 	free(g.v);
+	g.backup = NULL;
+	free(g.manifest);
+	g.manifest = NULL;
 	g.v = NULL;
 	g.n = 0;
 	for (int i = 0; i < g.nmade; i++)
@@ -1360,11 +1370,11 @@ int verify_run(Session *s, const char *top, const char *rev, const VerifyOpts *o
 		swap_in();
 		VerifyTuVec before = {0};
 		verify_compile(s, &again, o, &before);
-		bool ok = restore_and_check(backup);
+		bool ok = restore_and_check();
 		handlers_pop();
 		if (!ok)
 			die("verify: the work tree could not be restored exactly: see the copies in %s", backup);
-		remove_tree(backup);
+		drop_copies();
 		free(backup);
 		for (int k = 0; k < before.n; k++)
 			out->v[again_idx.v[k]].before = before.v[k].after;

@@ -18,6 +18,11 @@ command -v git >/dev/null 2>&1 || skip_all "git not found"
 # verify edits work trees.
 GIT_CEILING_DIRECTORIES=$TRASH_DIRECTORY
 export GIT_CEILING_DIRECTORIES
+# verify keeps copies of the work tree's files under $TMPDIR while it has
+# swapped them: here, where the tests can see that they go away
+TMPDIR=$TRASH_DIRECTORY/tmp
+export TMPDIR
+mkdir -p "$TMPDIR"
 EXAMPLE=$TEST_DIRECTORY/../examples/sched
 
 # new_repo DIR: DIR becomes a committed git copy of examples/sched.
@@ -311,7 +316,10 @@ test_expect_success 'SIGTERM during the before-compile restores the work tree' '
 	snapshot r11 snap.before &&
 	test_expect_code 143 hdrslim verify -j1 --cc-wrapper "$(pwd)/wrap-kill" r11 >out 2>err &&
 	snapshot r11 snap.after &&
-	test_cmp snap.before snap.after
+	test_cmp snap.before snap.after &&
+	backup=$(sed -n "s/.* kept in \(.*\) until restored)$/\1/p" err) &&
+	test -n "$backup" &&
+	! test -e "$backup"
 '
 
 # A miniature Kbuild tree and its output directory (make O=BUILD), with the
@@ -364,6 +372,11 @@ test_expect_success 'Kbuild: the .cmd files'"'"' commands and dependency lists' 
 	echo "/* touched */" >>kb/kernel/c.c &&
 	hdrslim verify --build kb-build kb >out &&
 	grep -x "verify: 0 TUs compiled, 0 regressions (and 0 already failing before)" out
+'
+
+test_expect_success 'no copies are left under $TMPDIR' '
+	ls -A "$TMPDIR" >left &&
+	test_must_be_empty left
 '
 
 test_expect_success 'refusals: not a git tree, a bad revision, bad options' '
