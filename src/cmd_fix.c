@@ -22,6 +22,14 @@
 
 #define MAX_ROUNDS 64
 
+/* A change made from this round's check, waiting to land. */
+typedef struct {
+	Change c;
+	StrBuf msg;
+	bool ok;
+	char *why;
+} Pending;
+
 static unsigned fix_kinds(const char *s)
 {
 	if (!s)
@@ -150,13 +158,19 @@ int cmd_fix(int argc, char **argv)
 		check_run(ck, files.v, files.n, &fv);
 		IntVec chosen = {0};
 		choose(&fv, kinds, &s, ck, &done, so.squash, &chosen);
-		/* In a squash, the findings of one file form one change. */
-		for (int c0 = 0; c0 < chosen.n && !steps_interrupted();) {
+		/* The round's changes are made while the session is open; they
+		 * land after it is closed (verification forks). In a squash,
+		 * the findings of one file form one change. */
+		VEC(Pending) pend = {0};
+		for (int c0 = 0; c0 < chosen.n;) {
 			int c1 = c0 + 1;
 			while (so.squash && c1 < chosen.n && fv.v[chosen.v[c1]].file == fv.v[chosen.v[c0]].file)
 				c1++;
-			Change c;
-			change_init(&c, tree);
+			vec_grow(&pend, pend.n + 1);
+			Pending *pd = &pend.v[pend.n++];
+			memset(pd, 0, sizeof(*pd));
+			Change *cp = &pd->c;
+			change_init(cp, tree);
 			StrBuf msg = {0};
 			bool ok = true;
 			char *why = NULL;
@@ -164,7 +178,7 @@ int cmd_fix(int argc, char **argv)
 				const Finding *f = &fv.v[chosen.v[k]];
 				char *key = finding_key(&s, ck, f);
 				vec_push(&done, key);
-				ok = apply_finding(&s, ck, f, &c, &why);
+				ok = apply_finding(&s, ck, f, cp, &why);
 				StrBuf one = {0};
 				finding_message(&s, ck, f, so.prefix, &one);
 				if (c1 - c0 == 1) {
@@ -192,22 +206,41 @@ int cmd_fix(int argc, char **argv)
 				}
 				free(one.buf);
 			}
+			pd->ok = ok;
+			pd->why = why;
+			pd->msg = msg;
+			c0 = c1;
+		}
+		more = chosen.n > 0;
+		vec_free(&chosen);
+		findings_free(&fv);
+		check_free(ck);
+		vec_free(&files);
+		session_close(&s);
+		for (int i = 0; i < pend.n; i++) {
+			Pending *pd = &pend.v[i];
+			StrBuf msg = pd->msg;
+			char *why = pd->why;
 			const char *subject_end = strchr(sb_str(&msg), '\n');
 			int sublen = subject_end ? (int)(subject_end - msg.buf) : (int)msg.len;
-			if (!ok) {
+			if (steps_interrupted()) {
+				/* not started: nothing to undo */
+			} else if (!pd->ok) {
 				printf("fix: skipped: %s\n", why);
 				stale++;
 			} else if (so.dry_run) {
 				StrBuf diff = {0};
-				change_diff(&c, &diff);
+				change_diff(&pd->c, &diff);
 				printf("# %.*s\n%s", sublen, msg.buf, sb_str(&diff));
 				free(diff.buf);
 				applied++;
 			} else {
-				int r = steps_land(&st, &c, msg.buf, &why);
+				int r = steps_land(&st, &pd->c, msg.buf, &why);
 				if (r == 0) {
 					printf("fix: %.*s\n", sublen, msg.buf);
 					applied++;
+				} else if (r == 1 && steps_interrupted()) {
+					printf("fix: interrupted: %.*s was put back\n", sublen, msg.buf);
 				} else if (r == 1) {
 					printf("fix: dropped: %.*s: %s\n", sublen, msg.buf, why);
 					dropped++;
@@ -218,15 +251,9 @@ int cmd_fix(int argc, char **argv)
 			fflush(stdout);
 			free(why);
 			free(msg.buf);
-			change_free(&c);
-			c0 = c1;
+			change_free(&pd->c);
 		}
-		more = chosen.n > 0;
-		vec_free(&chosen);
-		findings_free(&fv);
-		check_free(ck);
-		vec_free(&files);
-		session_close(&s);
+		vec_free(&pend);
 		/* A dry run shows one round: later ones depend on these edits. */
 		if (!more || so.dry_run)
 			break;

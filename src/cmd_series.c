@@ -688,7 +688,10 @@ static int step_split(SeriesCtx *cx, const Step *stp, StrBuf *msg, char **why)
 	StrBuf moved = {0};
 	Needs nd = {0};
 	int r = 2;
-	if (carve(&s, &c, stp, hfile, &eh, &spans, &moved, &nd, why)) {
+	bool carved = carve(&s, &c, stp, hfile, &eh, &spans, &moved, &nd, why);
+	/* no session stays open while a step lands (verification forks) */
+	session_close(&s);
+	if (carved) {
 		char *new_sp = spelling_for(stp->other, stp->header);
 		char *hdr_sp = spelling_for(stp->header, stp->other);
 		char *back = xasprintf("#include %s", new_sp);
@@ -730,7 +733,6 @@ static int step_split(SeriesCtx *cx, const Step *stp, StrBuf *msg, char **why)
 	free(moved.buf);
 	vec_free(&spans);
 	change_free(&c);
-	session_close(&s);
 	return r;
 }
 
@@ -968,19 +970,20 @@ static int step_drop(SeriesCtx *cx, const Step *stp, StrBuf *msg, char **why)
 	int r = 2;
 	Change c;
 	change_init(&c, cx->tree);
-	if (!hit) {
+	if (!hit)
 		*why = xasprintf("%s uses what %s brings in (check finds nothing to remove there)", stp->header,
 				 stp->include);
-	} else if (apply_finding(&s, ck, hit, &c, why)) {
+	bool ready = hit && apply_finding(&s, ck, hit, &c, why);
+	if (ready)
 		finding_message(&s, ck, hit, cx->prefix, msg);
-		r = steps_land(cx->st, &c, msg->buf, why);
-	}
-	change_free(&c);
 	findings_free(&fv);
 	check_free(ck);
 	vec_free(&files);
 	free(abs);
 	session_close(&s);
+	if (ready)
+		r = steps_land(cx->st, &c, msg->buf, why);
+	change_free(&c);
 	return r;
 }
 

@@ -7,8 +7,11 @@
  */
 #include "steps.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "git.h"
 #include "proc.h"
@@ -124,6 +127,113 @@ void steps_begin(Stepper *st, const char *cmd, Options *o, const char *tree, Ste
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+/* Reads all of fd, forwarding a signal that arrives meanwhile to pid. */
+static void read_child(int fd, pid_t pid, StrBuf *out)
+{
+	bool forwarded = false;
+	for (;;) {
+		char buf[4096];
+		ssize_t r = read(fd, buf, sizeof(buf));
+		if (r < 0 && errno == EINTR) {
+			if (got_signal && !forwarded) {
+				kill(pid, got_signal);
+				forwarded = true;
+			}
+			continue;
+		}
+		if (r <= 0)
+			break;
+		sb_add(out, buf, (size_t)r);
+	}
+	if (got_signal && !forwarded)
+		kill(pid, got_signal);
+}
+
+/* Verification runs in a child process: the compiles, the swapped files
+ * and their signal handling are its own, so an interrupt (forwarded to
+ * it) ends with the work tree restored by verify, and this process then
+ * puts the step's own edits back.  The child reports one line
+ * "REGRESSIONS COMPILED" and a line "TU<TAB>FIRST ERROR" per regression.
+ * Returns 0 verified, 1 regression, 2 interrupted or verify failed. */
+static int verify_in_child(Stepper *st, int *compiled, char **why)
+{
+	int p[2];
+	if (pipe(p))
+		die("pipe: %s", strerror(errno));
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid == 0) {
+		close(p[0]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		Session s;
+		session_open(&s, st->o, st->tree, true);
+		VerifyTuVec res = {0};
+		int regressions = verify_run(&s, st->top, "HEAD", &st->so->vo, &res);
+		StrBuf out = {0};
+		int ok = 0;
+		for (int i = 0; i < res.n; i++)
+			ok += res.v[i].after == 0;
+		sb_addf(&out, "%d %d\n", regressions, ok);
+		for (int i = 0; i < res.n; i++) {
+			if (!res.v[i].after || res.v[i].before != 0)
+				continue;
+			const char *e = res.v[i].first_error ? res.v[i].first_error : "does not compile";
+			sb_addf(&out, "%s\t%.*s\n", res.v[i].tu, (int)strcspn(e, "\n"), e);
+		}
+		for (size_t off = 0; off < out.len;) {
+			ssize_t w = write(p[1], out.buf + off, out.len - off);
+			if (w <= 0)
+				_exit(3);
+			off += (size_t)w;
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	StrBuf out = {0};
+	read_child(p[0], pid, &out);
+	close(p[0]);
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid: %s", strerror(errno));
+		else if (got_signal)
+			kill(pid, got_signal);
+	int regressions = -1;
+	*compiled = 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && out.len)
+		sscanf(sb_str(&out), "%d %d", &regressions, compiled);
+	int r;
+	if (got_signal) {
+		*why = xstrdup("interrupted");
+		r = 2;
+	} else if (regressions < 0) {
+		*why = WIFSIGNALED(status) ? xasprintf("verification was killed by signal %d", WTERMSIG(status))
+					   : xasprintf("verification could not run (exit status %d)",
+						       WEXITSTATUS(status));
+		r = 2;
+	} else if (regressions > 0) {
+		const char *first = strchr(sb_str(&out), '\n');
+		char *line = first ? xstrndup(first + 1, strcspn(first + 1, "\n")) : xstrdup("");
+		char *tab = strchr(line, '\t');
+		if (tab) {
+			*tab = 0;
+			*why = xasprintf("%s: %s", line, tab + 1);
+		} else {
+			*why = xstrdup("verification failed");
+		}
+		free(line);
+		r = 1;
+	} else {
+		r = 0;
+	}
+	free(out.buf);
+	return r;
+}
+
 int steps_land(Stepper *st, Change *c, const char *msg, char **why)
 {
 	if (change_empty(c))
@@ -132,33 +242,19 @@ int steps_land(Stepper *st, Change *c, const char *msg, char **why)
 		return 2;
 	StrBuf full = {0};
 	sb_adds(&full, msg);
-	if (st->so->verify && !got_signal) {
-		Session s;
-		session_open(&s, st->o, st->tree, true);
-		VerifyTuVec res = {0};
-		int regressions = verify_run(&s, st->top, "HEAD", &st->so->vo, &res);
-		session_close(&s);
-		if (regressions || got_signal) {
-			for (int i = 0; i < res.n; i++)
-				if (res.v[i].after && res.v[i].before == 0) {
-					*why = xasprintf("%s: %s", res.v[i].tu,
-							 res.v[i].first_error ? res.v[i].first_error : "does not compile");
-					break;
-				}
-			if (!*why)
-				*why = xstrdup(got_signal ? "interrupted" : "verification failed");
-			verify_tus_free(&res);
+	if (st->so->verify || got_signal) {
+		int compiled = 0;
+		int v = got_signal ? 2 : verify_in_child(st, &compiled, why);
+		if (got_signal && !*why)
+			*why = xstrdup("interrupted");
+		if (v) {
 			change_undo(c);
 			free(full.buf);
 			st->failed++;
 			return 1;
 		}
-		int ok = 0;
-		for (int i = 0; i < res.n; i++)
-			ok += res.v[i].after == 0;
-		st->verified_tus += ok;
-		sb_addf(&full, "\nVerified: %d TUs compiled\n", ok);
-		verify_tus_free(&res);
+		st->verified_tus += compiled;
+		sb_addf(&full, "\nVerified: %d TUs compiled\n", compiled);
 	}
 	StrVec paths = {0};
 	change_paths(c, &paths);
