@@ -580,6 +580,7 @@ static struct {
 	int nmade;
 	char *backup, *manifest; /* the copies' directory and its index */
 	volatile sig_atomic_t swapped;
+	volatile sig_atomic_t interrupted; /* the signal that stopped the run, 0: none */
 	pid_t *pids;      /* running compiles (process group leaders), 0: free */
 	int npids;
 	int handlers;     /* nesting of handler installs */
@@ -652,8 +653,13 @@ static void drop_copies(void)
 	rmdir(g.backup);
 }
 
-static void on_signal(int sig)
+/* Stops the compiles, gives make its tokens back and puts the work tree
+ * back; then the signal does what it did before verify: a caller's
+ * handler (`series` stops at the last good commit) runs and the run
+ * returns early, else the process dies of it. */
+static void on_signal(int sig, siginfo_t *info, void *ctx)
 {
+	g.interrupted = sig;
 	for (int i = 0; i < g.npids; i++)
 		if (g.pids[i] > 0)
 			kill(-g.pids[i], SIGTERM);
@@ -665,6 +671,21 @@ static void on_signal(int sig)
 			(void)!write(2, msg, sizeof(msg) - 1);
 		} else {
 			drop_copies();
+		}
+	}
+	for (int k = 0; k < 3; k++) {
+		const struct sigaction *old = &g.old[k];
+		if (caught[k] != sig)
+			continue;
+		if (old->sa_flags & SA_SIGINFO) {
+			old->sa_sigaction(sig, info, ctx);
+			return;
+		}
+		/* SIG_IGN too: verify was asked to stop (a background job
+		 * starts with SIGINT ignored, `kill -INT` still means stop) */
+		if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+			old->sa_handler(sig);
+			return;
 		}
 	}
 	signal(sig, SIG_DFL);
@@ -688,7 +709,8 @@ static void handlers_push(void)
 		return;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
 	for (int k = 0; k < 3; k++)
 		sigaddset(&sa.sa_mask, caught[k]);
@@ -840,6 +862,13 @@ static void run_all(Cmd *cmds, int n, const VerifyOpts *o, VerifyTuVec *out)
 	/* commands that could not be made fail at once */
 	while (next < n || running) {
 		bool want_token = false;
+		/* interrupted: what has not started is not compiled */
+		while (g.interrupted && next < n) {
+			out->v[next].after = 128 + g.interrupted;
+			out->v[next].first_error = xstrdup("interrupted");
+			next++;
+			done++;
+		}
 		while (next < n && running < max) {
 			Cmd *c = &cmds[next];
 			if (c->error) {
@@ -939,6 +968,8 @@ static void run_all(Cmd *cmds, int n, const VerifyOpts *o, VerifyTuVec *out)
 
 void verify_compile(Session *s, const StrVec *tus, const VerifyOpts *o, VerifyTuVec *out)
 {
+	if (!g.handlers)
+		g.interrupted = 0;
 	verify_tus_free(out);
 	int n = tus->n;
 	Cmd *cmds = xcalloc((size_t)n + 1, sizeof(Cmd));
@@ -1324,6 +1355,7 @@ static char *rel_to_top(Session *s, const char *top, const char *tu)
 
 int verify_run(Session *s, const char *top, const char *rev, const VerifyOpts *o, VerifyTuVec *out)
 {
+	g.interrupted = 0;
 	char *top_abs = path_absolute(top);
 	StrVec changed = {0};
 	git_changed_since(top_abs, rev, &changed);
@@ -1359,7 +1391,7 @@ int verify_run(Session *s, const char *top, const char *rev, const VerifyOpts *o
 		vec_push(&again, t->tu);
 		vec_push(&again_idx, i);
 	}
-	if (again.n) {
+	if (again.n && !g.interrupted) {
 		char *backup = take_stock(top_abs, rev, &changed);
 		if (!o->quiet)
 			fprintf(stderr, "verify: %d TU%s fail%s; compiling %s again with the %s versions of the "

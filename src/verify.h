@@ -49,7 +49,13 @@ void verify_compile(Session *s, const StrVec *tus, const VerifyOpts *o, VerifyTu
  * restored byte for byte, mode and mtime too, also on SIGINT/SIGTERM)
  * to tell a regression (compiled before, fails after) from a TU that was
  * already broken.  A TU the change adds counts as compiling before.
- * Returns the number of regressions. */
+ * Returns the number of regressions.
+ *
+ * On SIGINT, SIGTERM or SIGHUP the compiles stop and the work tree is put
+ * back; then the caller's own handler for the signal runs and verify
+ * returns early (TUs it did not compile: after = 128 + signal, first_error
+ * "interrupted"; no before-compile), or, without one, the process dies of
+ * the signal. */
 int verify_run(Session *s, const char *top, const char *rev, const VerifyOpts *o, VerifyTuVec *out);
 void verify_tus_free(VerifyTuVec *v);
 
