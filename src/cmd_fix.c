@@ -281,6 +281,7 @@ int cmd_fix(int argc, char **argv)
 	for (int i = 0; i < names.n; i++)
 		free(names.v[i]);
 	vec_free(&names);
+	steps_free_options(&so);
 	options_free(&o);
 	return status;
 }

@@ -193,6 +193,22 @@ static void plan_read(Plan *p)
 		die("series: %s has no steps", p->plan);
 }
 
+static void plan_free(Plan *p)
+{
+	for (int i = 0; i < p->steps.n; i++) {
+		Step *st = &p->steps.v[i];
+		free(st->text);
+		free(st->header);
+		free(st->other);
+		free(st->include);
+		for (int k = 0; k < st->syms.n; k++)
+			free(st->syms.v[k]);
+		vec_free(&st->syms);
+	}
+	vec_free(&p->steps);
+	free(p->tree);
+}
+
 /* Reviewers' order: splits, back-include removals, then moves and drops;
  * plan order within a kind (a stable sort by kind). */
 static void plan_order(Plan *p)
@@ -1079,6 +1095,9 @@ int cmd_series(int argc, char **argv)
 	if (so.dry_run) {
 		for (int i = 0; i < p.steps.n; i++)
 			printf("%d. %s (plan line %d)\n", i + 1, p.steps.v[i].text, p.steps.v[i].lineno);
+		plan_free(&p);
+		steps_free_options(&so);
+		options_free(&o);
 		return EXIT_OK;
 	}
 	if (!so.branch) {
@@ -1143,6 +1162,8 @@ int cmd_series(int argc, char **argv)
 		fprintf(stderr, ", %d TUs verified", st.verified_tus);
 	fputc('\n', stderr);
 	steps_end(&st);
+	plan_free(&p);
+	steps_free_options(&so);
 	options_free(&o);
 	return status;
 }

@@ -98,6 +98,14 @@ int steps_take_options(StepOpts *so, int argc, char **argv, const char *cmd, con
 	return out;
 }
 
+void steps_free_options(StepOpts *so)
+{
+	free(so->prefix);
+	free(so->branch);
+	free(so->format_patch);
+	memset(so, 0, sizeof(*so));
+}
+
 void steps_begin(Stepper *st, const char *cmd, Options *o, const char *tree, StepOpts *so)
 {
 	memset(st, 0, sizeof(*st));

@@ -29,6 +29,8 @@ typedef struct {
  * compacting it; returns the new argc.  -j stays for options_parse. */
 int steps_take_options(StepOpts *so, int argc, char **argv, const char *cmd, const char *allowed);
 
+void steps_free_options(StepOpts *so);
+
 typedef struct {
 	const char *cmd;
 	Options *o;          /* for the verification sessions */
