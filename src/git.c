@@ -191,3 +191,39 @@ bool git_reset_hard(const char *top, const char *rev)
 	const char *args[] = {"reset", "-q", "--hard", rev, NULL};
 	return git(top, args, NULL, NULL, NULL) == 0;
 }
+
+void git_changed_between(const char *top, const char *rev1, const char *rev2, StrVec *paths)
+{
+	StrBuf out = {0};
+	const char *args[] = {"diff", "--name-only", "-z", "--no-renames", rev1, rev2, "--", NULL};
+	if (git(top, args, NULL, &out, NULL) != 0)
+		die("%s: git diff %s %s failed (are they revisions?)", top, rev1, rev2);
+	split_z(&out, 0, paths);
+	free(out.buf);
+}
+
+bool git_worktree_add(const char *top, const char *dir, const char *rev, StrBuf *err)
+{
+	/* no hooks: a post-checkout hook of the user's is for the user's
+	 * checkouts, not for a scratch copy */
+	const char *args[] = {"-c", "core.hooksPath=/dev/null", "worktree", "add", "-q", "--detach",
+			      dir, rev, NULL};
+	return git(top, args, NULL, NULL, err) == 0;
+}
+
+bool git_worktree_checkout(const char *dir, const char *rev, StrBuf *err)
+{
+	const char *args[] = {"-c", "core.hooksPath=/dev/null", "checkout", "-q", "--detach", rev, NULL};
+	return git(dir, args, NULL, NULL, err) == 0;
+}
+
+bool git_worktree_remove(const char *top, const char *dir)
+{
+	/* twice --force: also when it is locked or holds changes */
+	const char *args[] = {"worktree", "remove", "--force", "--force", dir, NULL};
+	bool ok = git(top, args, NULL, NULL, NULL) == 0;
+	/* a half-made one (interrupted while checking out) is only a record */
+	const char *prune[] = {"worktree", "prune", NULL};
+	git(top, prune, NULL, NULL, NULL);
+	return ok;
+}

@@ -40,4 +40,18 @@ char *git_commit(const char *top, const StrVec *paths, const char *message);
 /* Puts the work tree and index back to rev (git reset --hard -q rev). */
 bool git_reset_hard(const char *top, const char *rev);
 
+/* Files that differ between two revisions (changed, added, deleted; a
+ * rename counts as its two paths). */
+void git_changed_between(const char *top, const char *rev1, const char *rev2, StrVec *paths);
+/* A second work tree of top's repository at dir (absent or empty), with
+ * rev checked out, detached; the user's own work tree and branches are
+ * not touched.  False, with git's message in err, when git refuses.
+ * The repository's hooks do not run. */
+bool git_worktree_add(const char *top, const char *dir, const char *rev, StrBuf *err);
+/* Checks rev out in a work tree made by git_worktree_add (only the files
+ * that differ are written). */
+bool git_worktree_checkout(const char *dir, const char *rev, StrBuf *err);
+/* Removes such a work tree and git's record of it; true when it is gone. */
+bool git_worktree_remove(const char *top, const char *dir);
+
 #endif

@@ -22,6 +22,8 @@ static const struct {
 	{"fix", cmd_fix, "fix  [OPTIONS] [TREE] [FILE...] apply check's findings, one commit each"},
 	{"verify", cmd_verify, "verify [OPTIONS] [TREE] [--since REV] compile what the changes since REV touch"},
 	{"series", cmd_series, "series [OPTIONS] TREE PLAN    a cleanup plan as a bisectable series of commits"},
+	{"measure", cmd_measure, "measure [OPTIONS] [TREE] REV1 REV2 lines and compile time a change saves"},
+	{"split", cmd_split, "split [OPTIONS] TREE HEADER    proposed sub-headers of a header, with savings"},
 	{"lex", cmd_lex, "lex  [OPTIONS] FILE...        the directives hdrslim sees in a file"},
 	{"symbols", cmd_symbols, "symbols [OPTIONS] FILE...    what a file provides and uses (symbol facts)"},
 	{"if-eval", cmd_if_eval, "if-eval [OPTIONS] EXPR...    how an #if expression evaluates (1, 0, unknown)"},
@@ -48,6 +50,7 @@ static void help(FILE *out)
 		"  check: --json  --kinds=unused,replaceable,redundant,missing  --policy=minimal|strict\n"
 		"         --mapping FILE (private -> public headers)  --decl-macro NAME[,NAME]\n"
 		"  verify: --since REV (default HEAD)  --cc-wrapper CMD  --timeout S  --json\n"
+		"  measure: --sample N (gcc -E, default 5)  --repeat R  --top N  --json  --cc-wrapper CMD  --timeout S\n"
 		"\nexit status: 0 ok, 1 problems found in the analysed code, 2 cannot run\n");
 }
 

@@ -139,6 +139,12 @@ static void cmd_set_argv(Cmd *c, StrVec *argv)
 	c->argv = argv->v;
 }
 
+/* -fsyntax-only unless the caller wants another mode (-E) */
+static const char *mode_flag(const VerifyOpts *o)
+{
+	return o->mode && *o->mode ? o->mode : "-fsyntax-only";
+}
+
 static void cmd_free(Cmd *c)
 {
 	for (int i = 0; c->argv && c->argv[i]; i++)
@@ -286,7 +292,7 @@ static void compdb_cmd(Compdb *db, const char *abs, const VerifyOpts *o, Cmd *c)
 	StrVec argv = {0};
 	wrapper_words(o, &argv);
 	argv_push(&argv, words.v[0]);
-	argv_push(&argv, "-fsyntax-only");
+	argv_push(&argv, mode_flag(o));
 	for (int i = 1; i < words.n;) {
 		int drop = dropped_words(words.v[i]);
 		if (drop) {
@@ -314,6 +320,32 @@ static char *kbuild_cmd_file(const char *build, const char *rel_source)
 	int dlen = slash ? (int)(slash - rel_source) : 0;
 	return xasprintf("%s/%.*s%s.%.*s.o.cmd", build, dlen, rel_source, slash ? "/" : "",
 			 (int)(strlen(base) - 2), base);
+}
+
+/* Points a command at another work tree of the same sources: every
+ * path that is `from` or under it (-I, -include, the source file,
+ * -fmacro-prefix-map=) names `to` instead. */
+static void repoint(StrBuf *sb, const char *from, const char *to)
+{
+	size_t n = strlen(from);
+	StrBuf out = {0};
+	const char *s = sb_str(sb);
+	for (const char *p = s; *p;) {
+		const char *hit = strstr(p, from);
+		char after = hit ? hit[n] : 0;
+		bool whole = hit && (after == '/' || after == 0 || after == ' ' || after == '\t' ||
+				     after == '\'' || after == '"' || after == '=' || after == ':');
+		if (!hit) {
+			sb_adds(&out, p);
+			break;
+		}
+		sb_add(&out, p, (size_t)(hit - p));
+		sb_adds(&out, whole ? to : from);
+		p = hit + n;
+	}
+	sb_str(&out);
+	free(sb->buf);
+	*sb = out;
 }
 
 static void kbuild_cmd(const char *build, const char *root, const char *abs, const VerifyOpts *o, Cmd *c)
@@ -361,7 +393,9 @@ static void kbuild_cmd(const char *build, const char *root, const char *abs, con
 		sb_addc(&sb, ' ');
 		i++;
 	}
-	sb_adds(&sb, "-fsyntax-only");
+	sb_adds(&sb, mode_flag(o));
+	if (o->srctree && strcmp(o->srctree, root))
+		repoint(&sb, o->srctree, root);
 	StrVec argv = {0};
 	argv_push(&argv, "/bin/sh");
 	argv_push(&argv, "-c");
@@ -388,7 +422,7 @@ static void flags_cmd(Session *s, const char *tu, const VerifyOpts *o, Cmd *c)
 	if (!cc.n)
 		argv_push(&argv, "cc");
 	words_free(&cc);
-	argv_push(&argv, "-fsyntax-only");
+	argv_push(&argv, mode_flag(o));
 	if (fs->nostdinc)
 		argv_push(&argv, "-nostdinc");
 	for (int i = 0; i < fs->target.n; i++)
@@ -815,6 +849,7 @@ static int status_of(int st)
 static void finish(Job *j, int st, const VerifyOpts *o, VerifyTuVec *out)
 {
 	VerifyTu *t = &out->v[j->idx];
+	t->seconds = now_seconds() - j->start;
 	t->after = j->timed_out ? 124 : status_of(st);
 	if (t->after) {
 		if (j->timed_out)
@@ -980,7 +1015,7 @@ void verify_compile(Session *s, const StrVec *tus, const VerifyOpts *o, VerifyTu
 		die("verify: a kernel tree needs its build directory (--build DIR, the make O=DIR) "
 		    "for the compile commands");
 	for (int i = 0; i < n; i++) {
-		VerifyTu t = {xstrdup(tus->v[i]), 0, -1, NULL};
+		VerifyTu t = {xstrdup(tus->v[i]), 0, -1, NULL, 0};
 		vec_push(out, t);
 		char *abs = tu_abspath(s, tus->v[i]);
 		if (db_path)
@@ -1007,6 +1042,36 @@ void verify_tus_free(VerifyTuVec *v)
 		free(v->v[i].first_error);
 	}
 	vec_free(v);
+}
+
+char **verify_command(Session *s, const char *tu, const VerifyOpts *o, char **cwd, char **error)
+{
+	/* the same choice of source as verify_compile */
+	Cmd c = {0};
+	char *db_path = compdb_path(s);
+	char *build = !db_path && s->opt->build ? path_absolute(s->opt->build) : NULL;
+	char *abs = tu_abspath(s, tu);
+	if (db_path)
+		compdb_cmd(compdb_get(db_path), abs, o, &c);
+	else if (build)
+		kbuild_cmd(build, s->ft.root, abs, o, &c);
+	else if (s->kernel)
+		c.error = xstrdup("a kernel tree needs its build directory (--build DIR) for the compile commands");
+	else
+		flags_cmd(s, tu, o, &c);
+	free(abs);
+	free(db_path);
+	free(build);
+	*cwd = c.cwd;
+	*error = c.error;
+	return c.argv;
+}
+
+void verify_command_free(char **argv)
+{
+	for (int i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
 }
 
 /* ---- which TUs a change affects ---- */

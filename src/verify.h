@@ -23,6 +23,10 @@ typedef struct {
 	const char *cc_wrapper; /* e.g. "ccache" or "distcc": words put before the compiler, NULL: none */
 	int timeout;            /* seconds per TU, 0: none */
 	bool quiet;             /* no progress on stderr */
+	const char *mode;       /* the compiler's mode flag, NULL: "-fsyntax-only" (`measure` runs "-E") */
+	const char *srctree;    /* Kbuild: the source tree the .cmd commands name; when the session's
+				 * tree is another work tree of it (`measure` checks revisions out
+				 * aside), the commands compile that tree instead.  NULL: as written */
 } VerifyOpts;
 
 typedef struct {
@@ -30,6 +34,7 @@ typedef struct {
 	int after;         /* 0 compiled, else failed (compiler exit status; 124 timeout) */
 	int before;        /* -1 not compiled (after was 0), 0 compiled before, else failed before too */
 	char *first_error; /* the compiler's first error line after the change, or NULL */
+	double seconds;    /* wall time of the compile (the last one run for it) */
 } VerifyTu;
 typedef VEC(VerifyTu) VerifyTuVec;
 
@@ -58,5 +63,12 @@ void verify_compile(Session *s, const StrVec *tus, const VerifyOpts *o, VerifyTu
  * the signal. */
 int verify_run(Session *s, const char *top, const char *rev, const VerifyOpts *o, VerifyTuVec *out);
 void verify_tus_free(VerifyTuVec *v);
+
+/* The command verify_compile runs for a TU (with o->mode), for a caller
+ * that runs it itself: a NULL-terminated argv of malloc'd words and, in
+ * *cwd, the directory to run it in.  NULL, with *error set (malloc'd),
+ * when there is none (a Kbuild object the configuration does not build). */
+char **verify_command(Session *s, const char *tu, const VerifyOpts *o, char **cwd, char **error);
+void verify_command_free(char **argv);
 
 #endif
