@@ -795,8 +795,10 @@ int cmd_measure(int argc, char **argv)
 	if (pid < 0)
 		die("fork: %s", strerror(errno));
 	if (pid == 0) {
+		/* a signal stops the child (as it stops verify: an ignored
+		 * SIGINT of a background job too); the parent cleans up */
 		for (int k = 0; k < 3; k++)
-			sigaction(caught[k], &old[k], NULL);
+			signal(caught[k], SIG_DFL);
 		if (got_signal)
 			raise(got_signal);
 		int status = run(&m);
