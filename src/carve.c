@@ -298,3 +298,93 @@ char *guard_name_for(const char *rel)
 		sb_addc(&g, isalnum((unsigned char)*p) ? (char)toupper((unsigned char)*p) : '_');
 	return g.buf;
 }
+
+void carve_units(const EditFile *e, SpanVec *out)
+{
+	Lines L;
+	lines_read(e, &L);
+	int guard_if = 0, guard_end = 0;
+	/* the include guard: the first #ifndef before any code, and its #endif */
+	for (int l = 1; l <= L.nlines && !guard_if; l++) {
+		if (L.kind[l] == L_CODE)
+			break;
+		if (L.kind[l] != L_DIRECTIVE)
+			continue;
+		char w[16];
+		dword(L.code[l], w, sizeof(w));
+		if (!strcmp(w, "ifndef"))
+			guard_if = l;
+		else if (strcmp(w, "pragma") && strcmp(w, "include"))
+			break;
+	}
+	if (guard_if) {
+		int d = 0;
+		for (int l = guard_if; l <= L.nlines; l++) {
+			if (L.kind[l] != L_DIRECTIVE || (l > 1 && L.kind[l - 1] == L_DIRECTIVE && L.continued[l - 1]))
+				continue;
+			char w[16];
+			dword(L.code[l], w, sizeof(w));
+			if (!strncmp(w, "if", 2))
+				d++;
+			else if (!strcmp(w, "endif") && --d == 0) {
+				guard_end = l;
+				break;
+			}
+		}
+	}
+	for (int l = 1; l <= L.nlines;) {
+		if (l == guard_if || l == guard_end || L.kind[l] == L_BLANK || L.kind[l] == L_COMMENT) {
+			l++;
+			continue;
+		}
+		Span s = {l, l};
+		if (L.kind[l] == L_DIRECTIVE) {
+			char w[16];
+			dword(L.code[l], w, sizeof(w));
+			if (!strncmp(w, "if", 2)) {
+				/* a whole #if group is one unit */
+				int d = 0, x = l;
+				for (; x <= L.nlines; x++) {
+					if (L.kind[x] != L_DIRECTIVE || (x > 1 && L.kind[x - 1] == L_DIRECTIVE && L.continued[x - 1]))
+						continue;
+					char w2[16];
+					dword(L.code[x], w2, sizeof(w2));
+					if (!strncmp(w2, "if", 2))
+						d++;
+					else if (!strcmp(w2, "endif") && --d == 0)
+						break;
+				}
+				s.last = x > L.nlines ? L.nlines : x;
+			} else {
+				s = macro_extent(&L, l);
+			}
+		} else {
+			s = code_extent(&L, l);
+		}
+		/* the guard's #define belongs to no unit */
+		if (guard_if && s.first == guard_if + 1 && L.kind[s.first] == L_DIRECTIVE) {
+			l = s.last + 1;
+			continue;
+		}
+		take_comment(&L, &s);
+		vec_push(out, s);
+		l = s.last + 1;
+	}
+	lines_free(&L);
+}
+
+bool carve_is_include(const EditFile *e, const Span *s)
+{
+	for (int n = s->first; n <= s->last; n++) {
+		char *l = edit_line(e, n);
+		const char *p = l + strspn(l, " \t");
+		bool inc = *p == '#' && !strncmp(p + 1 + strspn(p + 1, " \t"), "include", 7);
+		bool comment = !strncmp(p, "/*", 2) || *p == '*' || !strncmp(p, "//", 2) || !*p;
+		free(l);
+		if (inc)
+			return true;
+		if (!comment)
+			return false;
+	}
+	return false;
+}

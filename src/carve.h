@@ -24,6 +24,12 @@ typedef VEC(Span) SpanVec;
  * name is not declared there, or sits in an #if group beside
  * declarations that stay. */
 bool carve_spans(const EditFile *e, const Symbols *sy, char **names, int n, SpanVec *out, char **err);
+/* The file cut into its top-level units, in order: each declaration (to
+ * its `;` or function body), each #define, each whole #if group (the
+ * include guard excepted), each grown up over its leading comment. */
+void carve_units(const EditFile *e, SpanVec *out);
+/* The unit is an #include line (with its comment). */
+bool carve_is_include(const EditFile *e, const Span *s);
 /* Line n of e is inside one of the spans. */
 bool span_has(const SpanVec *v, int n);
 /* The guard macro for a new header at rel: include/linux/sched/debug.h

@@ -120,6 +120,10 @@ int cmd_fix(int argc, char **argv)
 				  "--squash-per-file");
 	Options o;
 	options_parse(&o, argc, argv, "fix", "--kinds,--policy,--mapping,--decl-macro");
+	/* Edits must hold in every configuration: the analysis is union mode
+	 * unless told otherwise; the compiler checks the configured build. */
+	if (!o.mode)
+		o.mode = 2;
 	for (int i = 0; i < o.decl_macros.n; i++)
 		decl_add_macro(o.decl_macros.v[i]);
 	unsigned kinds = fix_kinds(o.kinds);

@@ -799,7 +799,28 @@ static int step_unback(SeriesCtx *cx, const Step *stp, StrBuf *msg, char **why)
 			free(guard);
 			IntVec users = {0};
 			users_missing(&s, &names, nfile, -1, &users);
-			(void)hfile;
+			/* the header keeps using tags NEW defines through pointers:
+			 * it declares them where the back-include was */
+			const Symbols *hs = symbols_of(&s, hfile), *ns = symbols_of(&s, nfile);
+			for (uint32_t k = 0; hs && ns && k < ns->nprovides; k++) {
+				const SymEntry *p = &sym_provides(ns)[k];
+				if (p->kind != SK_TAG_DEF)
+					continue;
+				char *tag = xstrndup(sym_name(ns, p), p->name_len);
+				for (uint32_t j = 0; j < hs->nuses; j++) {
+					const SymEntry *u = &sym_uses(hs)[j];
+					if (!(u->flags & UF_TAG) || u->name_len != p->name_len ||
+					    memcmp(sym_name(hs, u), tag, p->name_len))
+						continue;
+					if (!(u->flags & UF_COMPLETE) && !provides(hs, tag, NULL)) {
+						char *d = xasprintf("struct %s;", tag);
+						edit_insert(eh, line <= eh->nlines ? line : eh->nlines + 1, d);
+						free(d);
+					}
+					break;
+				}
+				free(tag);
+			}
 			StrBuf list = {0};
 			if (add_to_users(&s, &c, &users, stp->other, &list, why)) {
 				char *pre = prefix_for(cx, stp->header);
@@ -1079,6 +1100,10 @@ int cmd_series(int argc, char **argv)
 				  "--format-patch");
 	Options o;
 	options_parse(&o, argc, argv, "series", "--decl-macro,--mapping");
+	/* Edits must hold in every configuration: the analysis is union mode
+	 * unless told otherwise; the compiler checks the configured build. */
+	if (!o.mode)
+		o.mode = 2;
 	for (int i = 0; i < o.decl_macros.n; i++)
 		decl_add_macro(o.decl_macros.v[i]);
 	if (o.args.n != 2)
