@@ -773,6 +773,16 @@ int cmd_measure(int argc, char **argv)
 	if (m.kbuild)
 		m.vo.srctree = m.tree; /* the .cmd commands name the user's tree */
 	git_changed_between(m.top, m.hash[0], m.hash[1], &m.changed);
+	if (!m.changed.n) {
+		/* nothing to check out or compile */
+		if (m.json)
+			print_json(&m);
+		else
+			print_text(&m);
+		options_free(&o);
+		measure_free(&m);
+		return EXIT_OK;
+	}
 
 	const char *tmpdir = getenv("TMPDIR");
 	char *scratch = xasprintf("%s/hdrslim-measure-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");

@@ -257,6 +257,12 @@ test_expect_success 'a TU added by the change: affected, no lines before' '
 	test "$(field added.json kernel/added.c lines_after)" = "$(truth_lines kernel/added.c)"
 '
 
+test_expect_success 'no change between the revisions: nothing affected' '
+	hdrslim measure r HEAD HEAD >out &&
+	grep -x "measure: 0 TUs affected by 0 files changed between HEAD ([0-9a-f]*) and HEAD ([0-9a-f]*)" out &&
+	no_scratch_left
+'
+
 test_expect_success 'a bad revision: exit 2, one line' '
 	snapshot r snap.before &&
 	test_expect_code 2 hdrslim measure r HEAD no-such-rev >out 2>err &&
@@ -278,6 +284,72 @@ test_expect_success 'not a git tree: exit 2, one line' '
 	grep "not in a git work tree" err &&
 	test_expect_code 2 hdrslim measure HEAD 2>err &&
 	grep "usage" err &&
+	no_scratch_left
+'
+
+# A miniature Kbuild tree and its output directory (make O=BUILD), with the
+# .cmd files fixdep writes (as in t10): kernel/a.o and kernel/b.o are
+# built, a.o's dependencies name include/linux/foo.h; kernel/c.c includes
+# foo.h too but is not built.  The commands name the tree by its absolute
+# path, so measure must point them at its scratch work tree.
+mkkbuild () {
+	rm -rf kb kb-build
+	mkdir -p kb/include/linux kb/kernel kb-build/include/generated kb-build/kernel
+	src=$(cd kb && pwd)
+	touch kb/Kbuild kb/Kconfig
+	: >kb/include/linux/kconfig.h
+	: >kb/include/linux/compiler_types.h
+	: >kb/include/linux/compiler-version.h
+	printf 'struct foo { int x; };\n' >kb/include/linux/foo.h
+	printf '/* bar */\nstruct bar {\n\tint y;\n};\n\n' >kb/include/linux/bar.h
+	printf '#include <linux/foo.h>\nstruct foo a;\n' >kb/kernel/a.c
+	printf 'int b;\n' >kb/kernel/b.c
+	printf '#include <linux/foo.h>\nstruct foo c;\n' >kb/kernel/c.c
+	: >kb-build/include/generated/autoconf.h
+	for o in a b; do
+		{
+			printf 'savedcmd_kernel/%s.o := gcc -Wp,-MMD,kernel/.%s.o.d -nostdinc -I%s/include -I./include -include %s/include/linux/kconfig.h -D__KERNEL__ -Wall -DKBUILD_BASENAME='"'"'"%s"'"'"' -c -o kernel/%s.o %s/kernel/%s.c  \n\n' \
+				"$o" "$o" "$src" "$src" "$o" "$o" "$src" "$o"
+			printf 'source_kernel/%s.o := %s/kernel/%s.c\n\n' "$o" "$src" "$o"
+			printf 'deps_kernel/%s.o := \\\n    $(wildcard include/config/FOO) \\\n' "$o"
+			test "$o" = b || printf '  %s/include/linux/foo.h \\\n' "$src"
+			printf '  %s/include/linux/kconfig.h \\\n' "$src"
+			printf '\nkernel/%s.o: $(deps_kernel/%s.o)\n\n$(deps_kernel/%s.o):\n' "$o" "$o" "$o"
+		} >"kb-build/kernel/.$o.o.cmd"
+	done
+	(cd kb && git init -q && git config user.name t && git config user.email t@t.invalid &&
+		git add -A && git commit -q -m initial)
+}
+
+test_expect_success 'Kbuild: the objects whose .cmd names a changed file, compiled from the revisions' '
+	mkkbuild &&
+	sed -i "1i #include <linux/bar.h>" kb/include/linux/foo.h &&
+	(cd kb && git commit -q -a -m "foo.h includes bar.h") &&
+	# uncommitted: the work tree'"'"'s foo.h grows; the revisions do not have it
+	for i in $(seq 50); do echo "struct wip$i;"; done >>kb/include/linux/foo.h &&
+	snapshot kb snap.before &&
+	hdrslim measure -q --json --build kb-build kb HEAD~1 HEAD >kb.json &&
+	snapshot kb snap.after &&
+	test_cmp snap.before snap.after &&
+	sed -n "s/^  {\"tu\": \"\([^\"]*\)\".*/\1/p" kb.json >got &&
+	echo kernel/a.c >expect &&
+	test_cmp expect got &&
+	rm -rf kbt && git clone -q kb kbt && kbt=$(cd kbt && pwd) &&
+	for rev in $(cd kb && git rev-parse HEAD~1 HEAD); do
+		(cd kbt && git checkout -q --detach $rev) &&
+		(cd kbt && cat kernel/a.c include/linux/foo.h include/linux/kconfig.h &&
+			if grep -q bar.h include/linux/foo.h; then cat include/linux/bar.h; fi) | wc -l &&
+		(cd kb-build && gcc -nostdinc -I"$kbt/include" -I./include -include "$kbt/include/linux/kconfig.h" \
+			-D__KERNEL__ -E "$kbt/kernel/a.c" | wc -l) || exit 1
+	done >expect &&
+	for f in lines_before gcc_lines_before lines_after gcc_lines_after; do
+		field kb.json kernel/a.c $f
+	done >got &&
+	test_cmp expect got &&
+	test "$(field kb.json kernel/a.c lines_saved)" = -6 &&
+	test "$(field kb.json kernel/a.c status_before)" = 0 &&
+	find kb-build -name "*.o" -o -name "*.d" >written &&
+	test_must_be_empty written &&
 	no_scratch_left
 '
 
