@@ -451,8 +451,7 @@ static char *default_prefix(const char *rel)
 	return xstrndup(b, dot ? (size_t)(dot - b) : strlen(b));
 }
 
-/* Appends text wrapped at 72 columns. */
-static void wrap(StrBuf *msg, const char *text)
+void wrap_text(StrBuf *msg, const char *text)
 {
 	int col = 0;
 	const char *p = text;
@@ -476,17 +475,6 @@ static void wrap(StrBuf *msg, const char *text)
 	sb_addc(msg, '\n');
 }
 
-static void sym_names(Check *ck, const IntVec *syms, int max, StrBuf *out)
-{
-	for (int i = 0; i < syms->n && i < max; i++) {
-		if (i)
-			sb_adds(out, ", ");
-		check_sym_text(ck, syms->v[i], out);
-	}
-	if (syms->n > max)
-		sb_addf(out, " and %d more", syms->n - max);
-}
-
 void finding_message(Session *s, Check *ck, const Finding *f, const char *prefix, StrBuf *msg)
 {
 	const char *rel = session_path(s, f->file);
@@ -508,7 +496,7 @@ void finding_message(Session *s, Check *ck, const Finding *f, const char *prefix
 	case FK_REPLACEABLE:
 		sb_addf(msg, "%s: Include %s instead of %s in %s\n\n", pre, sb_str(&adds), inc, who);
 		sb_addf(&body, "%s uses nothing %s itself declares, only what it brings in: ", rel, inc);
-		sym_names(ck, &f->syms, 8, &body);
+		check_sym_list(ck, &f->syms, 8, &body);
 		sb_addf(&body, ". Include %s directly instead.", sb_str(&adds));
 		break;
 	case FK_REDUNDANT:
@@ -552,7 +540,7 @@ void finding_message(Session *s, Check *ck, const Finding *f, const char *prefix
 	}
 	if (f->condition)
 		sb_addf(&body, " The include sits under #if %s.", f->condition);
-	wrap(msg, sb_str(&body));
+	wrap_text(msg, sb_str(&body));
 	if (f->fallout.n) {
 		sb_adds(msg, "\nFiles that relied on it for these symbols include their homes directly now:\n\n");
 		for (int k = 0; k < f->fallout.n; k++) {
@@ -564,7 +552,7 @@ void finding_message(Session *s, Check *ck, const Finding *f, const char *prefix
 				free(sp);
 			}
 			sb_adds(msg, " (");
-			sym_names(ck, &fo->syms, 4, msg);
+			check_sym_list(ck, &fo->syms, 4, msg);
 			sb_adds(msg, ")\n");
 		}
 	}

@@ -58,6 +58,8 @@ bool apply_finding(Session *s, Check *ck, const Finding *f, Change *c, char **wh
 /* A kernel-style commit message for a finding: "PREFIX: Subject", a blank
  * line, the reason and evidence.  prefix NULL: the file's base name. */
 void finding_message(Session *s, Check *ck, const Finding *f, const char *prefix, StrBuf *msg);
+/* Appends text as a paragraph wrapped at 72 columns (commit bodies). */
+void wrap_text(StrBuf *msg, const char *text);
 /* How a path is named in a subject: <linux/x.h> for include/linux/x.h. */
 char *display_name(const char *rel);
 

@@ -2082,3 +2082,34 @@ void check_open_session(Session *s, Options *o, const char *tree, char **paths, 
 	session_prepare(s, units.v, units.n);
 	vec_free(&units);
 }
+
+void check_sym_list(const Check *ck, const IntVec *syms, int max, StrBuf *out)
+{
+	for (int i = 0; i < syms->n && i < max; i++) {
+		if (i)
+			sb_adds(out, ", ");
+		check_sym_text(ck, syms->v[i], out);
+	}
+	if (syms->n > max)
+		sb_addf(out, " and %d more", syms->n - max);
+}
+
+unsigned check_parse_kinds(const char *s, unsigned dflt, const char *cmd)
+{
+	if (!s)
+		return dflt;
+	unsigned k = 0;
+	char *copy = xstrdup(s);
+	for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
+		int found = -1;
+		for (int i = 0; i < FK_NKINDS; i++)
+			if (!strcmp(tok, check_kind_name(i)) || (i == FK_FORWARD && !strcmp(tok, "forward")))
+				found = i;
+		if (found < 0)
+			die("%s: unknown kind '%s' in --kinds (unused, replaceable, redundant, missing, "
+			    "forward-declarable)", cmd, tok);
+		k |= 1u << found;
+	}
+	free(copy);
+	return k;
+}

@@ -72,6 +72,11 @@ void findings_free(FindingVec *v);
 const char *check_kind_name(int kind);
 /* A name id as written in code: "struct S" for a tag. */
 void check_sym_text(const Check *ck, int sym, StrBuf *out);
+/* "a, b, c and N more": at most max symbols, as written in code. */
+void check_sym_list(const Check *ck, const IntVec *syms, int max, StrBuf *out);
+/* Parses a --kinds list (unused,replaceable,... or forward) into a bit
+ * set of (1 << FindingKind); dflt when s is NULL.  Dies on a bad name. */
+unsigned check_parse_kinds(const char *s, unsigned dflt, const char *cmd);
 /* How `from` should spell an #include of `target`: <x.h> or "x.h". */
 char *check_spelling(Check *ck, int from, int target);
 /* The #include as written at directive dir of file: <x.h> or "x.h". */

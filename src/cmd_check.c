@@ -13,38 +13,6 @@
 #include "decl.h"
 #include "session.h"
 
-static unsigned parse_kinds(const char *s)
-{
-	if (!s)
-		return (1u << FK_NKINDS) - 1;
-	unsigned k = 0;
-	char *copy = xstrdup(s);
-	for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
-		int found = -1;
-		for (int i = 0; i < FK_NKINDS; i++)
-			if (!strcmp(tok, check_kind_name(i)) ||
-			    (i == FK_FORWARD && !strcmp(tok, "forward")))
-				found = i;
-		if (found < 0)
-			die("check: unknown kind '%s' in --kinds (unused, replaceable, redundant, missing, "
-			    "forward-declarable)", tok);
-		k |= 1u << found;
-	}
-	free(copy);
-	return k;
-}
-
-static void sym_list(Check *ck, const IntVec *syms, int max, StrBuf *sb)
-{
-	for (int i = 0; i < syms->n && i < max; i++) {
-		if (i)
-			sb_adds(sb, ", ");
-		check_sym_text(ck, syms->v[i], sb);
-	}
-	if (syms->n > max)
-		sb_addf(sb, " and %d more", syms->n - max);
-}
-
 static void via_text(Session *s, const IntVec *via, StrBuf *sb)
 {
 	for (int i = 0; i + 1 < via->n; i += 2) {
@@ -95,7 +63,7 @@ static void print_text(Session *s, Check *ck, const FindingVec *fv)
 		}
 		case FK_FORWARD:
 			sb_addf(&sb, "%s:%u: forward-declarable: #include %s: only pointers to ", path, f->line, inc);
-			sym_list(ck, &f->syms, 8, &sb);
+			check_sym_list(ck, &f->syms, 8, &sb);
 			sb_adds(&sb, " are used; declare instead: ");
 			for (int k = 0; k < f->syms.n; k++) {
 				sb_adds(&sb, k ? " " : "");
@@ -110,7 +78,7 @@ static void print_text(Session *s, Check *ck, const FindingVec *fv)
 		sb.len = 0;
 		if (f->syms.n && f->kind != FK_MISSING && f->kind != FK_FORWARD) {
 			sb_addf(&sb, "%s:%u: note: uses ", path, f->line);
-			sym_list(ck, &f->syms, 8, &sb);
+			check_sym_list(ck, &f->syms, 8, &sb);
 			puts(sb_str(&sb));
 			sb.len = 0;
 		}
@@ -126,7 +94,7 @@ static void print_text(Session *s, Check *ck, const FindingVec *fv)
 		for (int k = 0; k < f->fallout.n && k < 10; k++) {
 			const Fallout *fo = &f->fallout.v[k];
 			sb_addf(&sb, "%s:%u: note: fallout: %s uses ", path, f->line, session_path(s, fo->file));
-			sym_list(ck, &fo->syms, 4, &sb);
+			check_sym_list(ck, &fo->syms, 4, &sb);
 			sb_adds(&sb, ": include ");
 			for (int a = 0; a < fo->add.n; a++) {
 				char *sp = check_spelling(ck, fo->file, fo->add.v[a]);
@@ -263,7 +231,7 @@ int cmd_check(int argc, char **argv)
 	options_parse(&o, argc, argv, "check", "--json,--kinds,--policy,--mapping,--decl-macro");
 	for (int i = 0; i < o.decl_macros.n; i++)
 		decl_add_macro(o.decl_macros.v[i]);
-	unsigned kinds = parse_kinds(o.kinds);
+	unsigned kinds = check_parse_kinds(o.kinds, (1u << FK_NKINDS) - 1, "check");
 	bool strict = false;
 	if (o.policy && !strcmp(o.policy, "strict"))
 		strict = true;

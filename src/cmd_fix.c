@@ -30,26 +30,6 @@ typedef struct {
 	char *why;
 } Pending;
 
-static unsigned fix_kinds(const char *s)
-{
-	if (!s)
-		return 1u << FK_UNUSED | 1u << FK_REPLACEABLE | 1u << FK_REDUNDANT;
-	unsigned k = 0;
-	char *copy = xstrdup(s);
-	for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
-		int found = -1;
-		for (int i = 0; i < FK_NKINDS; i++)
-			if (!strcmp(tok, check_kind_name(i)) || (i == FK_FORWARD && !strcmp(tok, "forward")))
-				found = i;
-		if (found < 0)
-			die("fix: unknown kind '%s' in --kinds (unused, replaceable, redundant, missing, "
-			    "forward-declarable)", tok);
-		k |= 1u << found;
-	}
-	free(copy);
-	return k;
-}
-
 /* A finding's identity across rounds (ids change, text does not). */
 static char *finding_key(Session *s, Check *ck, const Finding *f)
 {
@@ -126,7 +106,7 @@ int cmd_fix(int argc, char **argv)
 		o.mode = 2;
 	for (int i = 0; i < o.decl_macros.n; i++)
 		decl_add_macro(o.decl_macros.v[i]);
-	unsigned kinds = fix_kinds(o.kinds);
+	unsigned kinds = check_parse_kinds(o.kinds, 1u << FK_UNUSED | 1u << FK_REPLACEABLE | 1u << FK_REDUNDANT, "fix");
 	bool strict = o.policy && !strcmp(o.policy, "strict");
 	if (o.policy && !strict && strcmp(o.policy, "minimal"))
 		die("fix: unknown policy '%s' (minimal, strict)", o.policy);

@@ -642,29 +642,6 @@ static void list_names(const StrVec *v, StrBuf *out)
 		sb_addf(out, "%s%s", i ? ", " : "", v->v[i]);
 }
 
-static void wrap_into(StrBuf *msg, const char *text)
-{
-	int col = 0;
-	for (const char *p = text; *p;) {
-		const char *w = p;
-		while (*p && *p != ' ')
-			p++;
-		int n = (int)(p - w);
-		if (col && col + 1 + n > 72) {
-			sb_addc(msg, '\n');
-			col = 0;
-		} else if (col) {
-			sb_addc(msg, ' ');
-			col++;
-		}
-		sb_add(msg, w, (size_t)n);
-		col += n;
-		while (*p == ' ')
-			p++;
-	}
-	sb_addc(msg, '\n');
-}
-
 static void open_tree_session(SeriesCtx *cx, Session *s)
 {
 	IntVec files = {0};
@@ -672,31 +649,32 @@ static void open_tree_session(SeriesCtx *cx, Session *s)
 	vec_free(&files);
 }
 
-/* split and move share the cut: the spans of `names` in the header, the
- * text they hold and what that text needs.  Returns false with *why. */
-static bool carve(Session *s, Change *c, const Step *stp, int hfile, EditFile **eh, SpanVec *spans,
-		  StrBuf *moved, Needs *nd, char **why)
-{
-	*eh = change_file(c, stp->header, false, why);
-	if (!*eh)
-		return false;
-	const Symbols *sy = symbols_of(s, hfile);
-	if (!sy) {
-		*why = xasprintf("%s: cannot read its symbols", stp->header);
-		return false;
-	}
-	if (!carve_spans(*eh, sy, stp->syms.v, stp->syms.n, spans, why))
-		return false;
-	spans_text(*eh, spans, moved);
-	moved_needs(s, hfile, *eh, spans, sb_str(moved), nd);
-	return true;
-}
-
-static int step_split(SeriesCtx *cx, const Step *stp, StrBuf *msg, char **why)
+/* split and move share the cut: the spans of the step's names in the
+ * header, the text they hold and what that text needs, read on a session
+ * of its own (closed again: no session stays open while a step lands, as
+ * verification forks).  Returns false with *why. */
+static bool carve(SeriesCtx *cx, Change *c, const Step *stp, EditFile **eh, SpanVec *spans, StrBuf *moved,
+		  Needs *nd, char **why)
 {
 	Session s;
 	open_tree_session(cx, &s);
 	int hfile = file_id(&s, cx->tree, stp->header);
+	bool ok = false;
+	const Symbols *sy = NULL;
+	*eh = change_file(c, stp->header, false, why);
+	if (*eh && !(sy = symbols_of(&s, hfile)))
+		*why = xasprintf("%s: cannot read its symbols", stp->header);
+	if (sy && carve_spans(*eh, sy, stp->syms.v, stp->syms.n, spans, why)) {
+		spans_text(*eh, spans, moved);
+		moved_needs(&s, hfile, *eh, spans, sb_str(moved), nd);
+		ok = true;
+	}
+	session_close(&s);
+	return ok;
+}
+
+static int step_split(SeriesCtx *cx, const Step *stp, StrBuf *msg, char **why)
+{
 	Change c;
 	change_init(&c, cx->tree);
 	EditFile *eh;
@@ -704,10 +682,7 @@ static int step_split(SeriesCtx *cx, const Step *stp, StrBuf *msg, char **why)
 	StrBuf moved = {0};
 	Needs nd = {0};
 	int r = 2;
-	bool carved = carve(&s, &c, stp, hfile, &eh, &spans, &moved, &nd, why);
-	/* no session stays open while a step lands (verification forks) */
-	session_close(&s);
-	if (carved) {
+	if (carve(cx, &c, stp, &eh, &spans, &moved, &nd, why)) {
 		char *new_sp = spelling_for(stp->other, stp->header);
 		char *hdr_sp = spelling_for(stp->header, stp->other);
 		char *back = xasprintf("#include %s", new_sp);
@@ -733,7 +708,7 @@ static int step_split(SeriesCtx *cx, const Step *stp, StrBuf *msg, char **why)
 				"the users will include %s directly in the following patches.",
 				names.buf, moved.len ? (int)(spans.n ? spans.v[spans.n - 1].last - spans.v[0].first + 1 : 0) : 0,
 				"s", hd, nw, hd, nw);
-			wrap_into(msg, body.buf);
+			wrap_text(msg, body.buf);
 			free(body.buf);
 			free(names.buf);
 			free(pre);
@@ -833,7 +808,7 @@ static int step_unback(SeriesCtx *cx, const Step *stp, StrBuf *msg, char **why)
 				else
 					sb_addf(&body, "%s no longer includes %s. The %d files that use its API and "
 						"reached it only through %s include it directly now.", hd, nw, users.n, hd);
-				wrap_into(msg, body.buf);
+				wrap_text(msg, body.buf);
 				if (users.n)
 					sb_addf(msg, "\n%s", list.buf);
 				free(body.buf);
@@ -890,9 +865,6 @@ static bool drop_now_unused(SeriesCtx *cx, Change *c, const char *header, const 
 
 static int step_move(SeriesCtx *cx, const Step *stp, StrBuf *msg, char **why)
 {
-	Session s;
-	open_tree_session(cx, &s);
-	int hfile = file_id(&s, cx->tree, stp->header);
 	Change c;
 	change_init(&c, cx->tree);
 	EditFile *eh;
@@ -900,8 +872,7 @@ static int step_move(SeriesCtx *cx, const Step *stp, StrBuf *msg, char **why)
 	StrBuf moved = {0};
 	Needs nd = {0};
 	int r = 2;
-	bool ok = carve(&s, &c, stp, hfile, &eh, &spans, &moved, &nd, why);
-	session_close(&s);
+	bool ok = carve(cx, &c, stp, &eh, &spans, &moved, &nd, why);
 	EditFile *eo = ok ? change_file(&c, stp->other, true, why) : NULL;
 	if (eo) {
 		char *hdr_sp = spelling_for(stp->header, stp->other);
@@ -965,7 +936,7 @@ static int step_move(SeriesCtx *cx, const Step *stp, StrBuf *msg, char **why)
 						users.n, stp->syms.v[0], hd, ot);
 				if (dropped.len)
 					sb_addf(&body, " %s no longer needs %s, which goes with it.", hd, dropped.buf);
-				wrap_into(msg, body.buf);
+				wrap_text(msg, body.buf);
 				if (users.n)
 					sb_addf(msg, "\n%s", list.buf);
 				free(body.buf);

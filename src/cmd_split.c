@@ -954,32 +954,6 @@ static void split_free(Split *sp)
 	edit_free(&sp->text);
 }
 
-static double number_opt(int *argc, char **argv, const char *name, double def)
-{
-	for (int i = 0; i < *argc; i++) {
-		size_t n = strlen(name);
-		const char *v = NULL;
-		int take = 0;
-		if (!strncmp(argv[i], name, n) && argv[i][n] == '=') {
-			v = argv[i] + n + 1;
-			take = 1;
-		} else if (!strcmp(argv[i], name) && i + 1 < *argc) {
-			v = argv[i + 1];
-			take = 2;
-		}
-		if (!take)
-			continue;
-		char *end;
-		double d = strtod(v, &end);
-		if (*end || d < 0 || d > 1)
-			die("split: %s needs a number between 0 and 1", name);
-		memmove(argv + i, argv + i + take, (size_t)(*argc - i - take) * sizeof(char *));
-		*argc -= take;
-		return d;
-	}
-	return def;
-}
-
 static char *string_opt(int *argc, char **argv, const char *name)
 {
 	for (int i = 0; i < *argc; i++) {
@@ -1003,6 +977,19 @@ static char *string_opt(int *argc, char **argv, const char *name)
 		return r;
 	}
 	return NULL;
+}
+
+static double number_opt(int *argc, char **argv, const char *name, double def)
+{
+	char *v = string_opt(argc, argv, name);
+	if (!v)
+		return def;
+	char *end;
+	double d = strtod(v, &end);
+	if (*end || d < 0 || d > 1)
+		die("split: %s needs a number between 0 and 1", name);
+	free(v);
+	return d;
 }
 
 int cmd_split(int argc, char **argv)

@@ -26,19 +26,6 @@ static void usage_error(const char *cmd, const char *fmt, const char *arg)
 	exit(EXIT_FATAL);
 }
 
-static bool allowed(const char *extra, const char *opt)
-{
-	size_t n = strlen(opt);
-	for (const char *p = extra; p && *p;) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-		if (len == n && !strncmp(p, opt, n))
-			return true;
-		p = comma ? comma + 1 : NULL;
-	}
-	return false;
-}
-
 /* --name=value or --name value */
 static const char *value_of(int argc, char **argv, int *i, const char *name, const char *cmd)
 {
@@ -120,28 +107,28 @@ void options_parse(Options *o, int argc, char **argv, const char *cmd, const cha
 			o->jobs = int_value(a + 2, "-j", cmd);
 		else if (is_opt(a, "--max-diags"))
 			diag_limit = int_value(value_of(argc, argv, &i, "--max-diags", cmd), "--max-diags", cmd);
-		else if (allowed(extra, "--make") && !strcmp(a, "--make"))
+		else if (list_has(extra, "--make") && !strcmp(a, "--make"))
 			o->make_rules = true;
-		else if (allowed(extra, "-MG") && !strcmp(a, "-MG"))
+		else if (list_has(extra, "-MG") && !strcmp(a, "-MG"))
 			o->missing_ok = true;
-		else if (allowed(extra, "--json") && !strcmp(a, "--json"))
+		else if (list_has(extra, "--json") && !strcmp(a, "--json"))
 			o->json = true;
-		else if (allowed(extra, "--sort") && is_opt(a, "--sort"))
+		else if (list_has(extra, "--sort") && is_opt(a, "--sort"))
 			o->sort = xstrdup(value_of(argc, argv, &i, "--sort", cmd));
-		else if (allowed(extra, "--top") && is_opt(a, "--top"))
+		else if (list_has(extra, "--top") && is_opt(a, "--top"))
 			o->top = int_value(value_of(argc, argv, &i, "--top", cmd), "--top", cmd);
-		else if (allowed(extra, "--kinds") && is_opt(a, "--kinds"))
+		else if (list_has(extra, "--kinds") && is_opt(a, "--kinds"))
 			o->kinds = xstrdup(value_of(argc, argv, &i, "--kinds", cmd));
-		else if (allowed(extra, "--policy") && is_opt(a, "--policy"))
+		else if (list_has(extra, "--policy") && is_opt(a, "--policy"))
 			o->policy = xstrdup(value_of(argc, argv, &i, "--policy", cmd));
-		else if (allowed(extra, "--mapping") && is_opt(a, "--mapping"))
+		else if (list_has(extra, "--mapping") && is_opt(a, "--mapping"))
 			o->mapping = xstrdup(value_of(argc, argv, &i, "--mapping", cmd));
-		else if (allowed(extra, "--decl-macro") && is_opt(a, "--decl-macro")) {
+		else if (list_has(extra, "--decl-macro") && is_opt(a, "--decl-macro")) {
 			char *v = xstrdup(value_of(argc, argv, &i, "--decl-macro", cmd));
 			for (char *t = strtok(v, ","); t; t = strtok(NULL, ","))
 				vec_push(&o->decl_macros, xstrdup(t));
 			free(v);
-		} else if (allowed(extra, "--max") && is_opt(a, "--max"))
+		} else if (list_has(extra, "--max") && is_opt(a, "--max"))
 			o->max = int_value(value_of(argc, argv, &i, "--max", cmd), "--max", cmd);
 		else
 			usage_error(cmd, "unknown option '%s'", a);

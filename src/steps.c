@@ -28,19 +28,6 @@ bool steps_interrupted(void)
 	return got_signal != 0;
 }
 
-static bool listed(const char *allowed, const char *opt)
-{
-	size_t n = strlen(opt);
-	for (const char *p = allowed; p && *p;) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-		if (len == n && !strncmp(p, opt, n))
-			return true;
-		p = comma ? comma + 1 : NULL;
-	}
-	return false;
-}
-
 int steps_take_options(StepOpts *so, int argc, char **argv, const char *cmd, const char *allowed)
 {
 	memset(so, 0, sizeof(*so));
@@ -54,7 +41,7 @@ int steps_take_options(StepOpts *so, int argc, char **argv, const char *cmd, con
 		bool takes_value = !strcmp(name, "--cc-wrapper") || !strcmp(name, "--timeout") ||
 				   !strcmp(name, "--prefix") || !strcmp(name, "--branch") ||
 				   !strcmp(name, "--format-patch");
-		if (!listed(allowed, name) || !strcmp(a, "--")) {
+		if (!list_has(allowed, name) || !strcmp(a, "--")) {
 			free(name);
 			argv[out++] = argv[i];
 			if (!strcmp(a, "--"))

@@ -379,3 +379,16 @@ bool ends_with(const char *s, const char *suffix)
 	size_t n = strlen(s), m = strlen(suffix);
 	return n >= m && !strcmp(s + n - m, suffix);
 }
+
+bool list_has(const char *csv, const char *item)
+{
+	size_t n = strlen(item);
+	for (const char *p = csv; p && *p;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		if (len == n && !strncmp(p, item, n))
+			return true;
+		p = comma ? comma + 1 : NULL;
+	}
+	return false;
+}

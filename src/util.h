@@ -93,6 +93,8 @@ char *path_dirname(const char *p);                            /* malloc'd; "." f
 char *path_absolute(const char *p);                           /* against cwd, normalized */
 bool path_has_prefix(const char *p, const char *dir);         /* p == dir or under dir */
 bool ends_with(const char *s, const char *suffix);
+/* item is one of the words of a comma-separated list. */
+bool list_has(const char *csv, const char *item);
 
 /* Writes s as a JSON string literal (quotes and escapes included). */
 void json_string(StrBuf *out, const char *s);
