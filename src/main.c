@@ -23,6 +23,7 @@ static const struct {
 	{"verify", cmd_verify, "verify [OPTIONS] [TREE] [--since REV] compile what the changes since REV touch"},
 	{"series", cmd_series, "series [OPTIONS] TREE PLAN    a cleanup plan as a bisectable series of commits"},
 	{"measure", cmd_measure, "measure [OPTIONS] [TREE] REV1 REV2 lines and compile time a change saves"},
+	{"dead", cmd_dead, "dead [OPTIONS] [TREE] [HEADER...] unused declarations, needless forward declarations, wrappers"},
 	{"split", cmd_split, "split [OPTIONS] TREE HEADER    proposed sub-headers of a header, with savings"},
 	{"lex", cmd_lex, "lex  [OPTIONS] FILE...        the directives hdrslim sees in a file"},
 	{"symbols", cmd_symbols, "symbols [OPTIONS] FILE...    what a file provides and uses (symbol facts)"},
@@ -50,6 +51,8 @@ static void help(FILE *out)
 		"  check: --json  --kinds=unused,replaceable,redundant,missing  --policy=minimal|strict\n"
 		"         --mapping FILE (private -> public headers)  --decl-macro NAME[,NAME]\n"
 		"  verify: --since REV (default HEAD)  --cc-wrapper CMD  --timeout S  --json\n"
+		"  dead: --json  --kinds=dead,needless-forward,wrapper  --cocci DIR  --apply[=NAME,...]  --no-spatch\n"
+		"        (--apply takes fix's --verify --dry-run --allow-dirty --prefix --branch ...)\n"
 		"  measure: --sample N (gcc -E, default 5)  --repeat R  --top N  --json  --cc-wrapper CMD  --timeout S\n"
 		"\nexit status: 0 ok, 1 problems found in the analysed code, 2 cannot run\n");
 }
