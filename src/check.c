@@ -859,14 +859,20 @@ static int all_providers(Check *ck, Root *r, int id, int flags)
 
 /* ---- unresolved uses of headers ---- */
 
+/* "struct S *" outside a parameter list needs nothing in scope. */
+static bool needs_nothing(int flags)
+{
+	return (flags & UF_TAG) && !(flags & (UF_COMPLETE | UF_DECLARE));
+}
+
 static void compute_unresolved(Check *ck, Root *r, int file)
 {
 	IntVec *out = &ck->unresolved[file];
 	out->n = 0;
 	for (int k = 0; k < ck->uses[file].n; k++) {
 		UseRef *u = &ck->uses[file].v[k];
-		if (u->flags & UF_TAG && !(u->flags & UF_COMPLETE))
-			continue; /* "struct S *" needs nothing */
+		if (needs_nothing(u->flags))
+			continue;
 		int np = providers(ck, r, u->id, u->flags);
 		if (np == 0)
 			vec_push(out, u->id << 1 | ((u->flags & UF_COMPLETE) != 0));
@@ -1275,7 +1281,7 @@ static void compute_fallout(Check *ck, Root *r, Finding *fd, const IntVec *leavi
 		Fallout fo = {.file = z};
 		for (int k = 0; k < ck->uses[z].n; k++) {
 			UseRef *u = &ck->uses[z].v[k];
-			if (!lset_has(&r->lnames, u->id) || ((u->flags & UF_TAG) && !(u->flags & UF_COMPLETE)))
+			if (!lset_has(&r->lnames, u->id) || needs_nothing(u->flags))
 				continue;
 			/* providers: some leaving, none that z provides itself or
 			 * includes directly outside the leaving set */
@@ -2000,6 +2006,17 @@ char *check_spelling(Check *ck, int from, int target)
 	Session *s = ck->s;
 	const char *tk = fs_keystr(&s->ft, s->ft.files[target].key);
 	const char *fk = fs_keystr(&s->ft, s->ft.files[from].key);
+	/* a header under an include directory of the chain, included from a
+	 * file under the same directory, is spelled from there, as the
+	 * kernel does: <linux/sched/types.h> in <linux/sched/cputime.h> */
+	const Chain *ch0 = &s->cfg.chains.v[s->cfg.ctxs.v[session_ctx_for_file(s, from)].chain];
+	for (int i = ch0->quote_end; i < ch0->ndirs; i++) {
+		const char *dk = fs_keystr(&s->ft, ch0->dirs[i]);
+		size_t dl = strlen(dk);
+		if (!strcmp(dk, ".") || strncmp(tk, dk, dl) || tk[dl] != '/' || strncmp(fk, dk, dl) || fk[dl] != '/')
+			continue;
+		return xasprintf("<%s>", tk + dl + 1);
+	}
 	/* next to the includer */
 	char *fdir = path_dirname(fk);
 	size_t fl = strlen(fdir);

@@ -899,8 +899,13 @@ typedef struct {
  * and identifiers after '.'. */
 static void stmt_uses(D *d, const Tok *v, int from, int to, const bool *skip, bool complete)
 {
+	int paren = 0;
 	for (int i = from; i < to; i++) {
 		const Tok *t = &v[i];
+		if (t->kind == T_PUNCT && t->c == '(')
+			paren++;
+		else if (t->kind == T_PUNCT && t->c == ')' && paren > 0)
+			paren--;
 		if (t->kind != T_IDENT || skip[i])
 			continue;
 		if (t->kw == KW_TAG) {
@@ -910,6 +915,8 @@ static void stmt_uses(D *d, const Tok *v, int from, int to, const bool *skip, bo
 				 * body: p->member needs the complete type */
 				if (complete || !(i + 2 < to && is_p(&v[i + 2], '*')))
 					flags |= UF_COMPLETE;
+				else if (paren > 0)
+					flags |= UF_DECLARE;
 				use(d->s, v[i + 1].s, v[i + 1].len, flags, v[i + 1].line);
 				i++;
 			}

@@ -45,6 +45,10 @@ enum UseFlags {
 	UF_MACRO_BODY = 4,   /* seen in a #define body */
 	UF_COND = 8,         /* seen in an #if / #ifdef expression */
 	UF_CODE = 16,        /* seen in ordinary code */
+	UF_DECLARE = 32,     /* a tag named inside the parentheses of a file-scope
+			      * declaration (a parameter list): even through a
+			      * pointer, some declaration of it must be in scope,
+			      * or it is a new type local to that prototype */
 };
 
 typedef struct {
@@ -68,7 +72,7 @@ enum PragmaKind {
 			    * parentheses (an X-macro table), never removable */
 };
 
-#define SYMBOLS_VERSION 1
+#define SYMBOLS_VERSION 2
 
 typedef struct {
 	uint32_t size; /* bytes of the whole block, a multiple of 8 */
