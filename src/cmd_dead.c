@@ -380,6 +380,18 @@ static int wrapper_change(DeadCtx *cx, const char *name, const char *prefix, boo
 static int apply_wrappers(DeadCtx *cx, StepOpts *so, const StrVec *names)
 {
 	bool spatch = !cx->no_spatch && have_spatch();
+	/* Kbuild's .cmd commands name the tree the build was made from; in
+	 * another work tree of it (a git worktree) they must compile this one */
+	char *srctree = NULL;
+	if (cx->o->build) {
+		char *link = path_join(cx->o->build, "source");
+		srctree = realpath(link, NULL);
+		free(link);
+		char *here = realpath(cx->tree, NULL);
+		if (srctree && here && strcmp(srctree, here))
+			so->vo.srctree = srctree;
+		free(here);
+	}
 	Stepper st = {0};
 	if (!so->dry_run)
 		steps_begin(&st, "dead", cx->o, cx->tree, so);
@@ -427,6 +439,8 @@ static int apply_wrappers(DeadCtx *cx, StepOpts *so, const StrVec *names)
 	}
 	if (!so->dry_run)
 		steps_end(&st);
+	so->vo.srctree = NULL;
+	free(srctree);
 	if (steps_interrupted())
 		status = 130;
 	else if (failed)

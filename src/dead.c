@@ -598,21 +598,34 @@ static void index_scan_raw(Index *ix)
 	}
 }
 
-/* A seed could make the name (one of its '_'-separated runs, or all of
- * it, is a seed), or a `##` in some macro could glue it together. */
+/* A fragment made of underscores only glues two arguments together
+ * (a##_##b); it says nothing about the names made. */
+static bool glue_only(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != '_')
+			return false;
+	return true;
+}
+
+/* Some file-scope macro call names it (EXPORT_SYMBOL(name),
+ * core_initcall(name): a seed), or a `##` in some macro could glue it
+ * together: it begins with a fragment pasted in front of an argument
+ * (trace_##name) or ends with one pasted after it (name##_show), cut at
+ * a '_' of the name ("sys" in sys##name makes sys_open). */
 static bool maybe_pasted(const Index *ix, const char *name, int len)
 {
-	for (int a = 0; a < len; a++) {
-		if (a && !(name[a - 1] == '_' && name[a] != '_'))
-			continue;
-		for (int e = a + 1; e <= len; e++)
-			if ((e == len || name[e] == '_') && intern_find(ix->seeds, name + a, (size_t)(e - a)) >= 0)
-				return true;
-	}
-	for (int l = 1; l < len; l++)
-		if (intern_find(ix->prefixes, name, (size_t)l) >= 0 ||
-		    intern_find(ix->suffixes, name + len - l, (size_t)l) >= 0)
+	if (intern_find(ix->seeds, name, (size_t)len) >= 0)
+		return true;
+	for (int l = 1; l < len; l++) {
+		if ((name[l - 1] == '_' || name[l] == '_') && !glue_only(name, (size_t)l) &&
+		    intern_find(ix->prefixes, name, (size_t)l) >= 0)
 			return true;
+		const char *t = name + len - l;
+		if ((t[0] == '_' || t[-1] == '_') && !glue_only(t, (size_t)l) &&
+		    intern_find(ix->suffixes, t, (size_t)l) >= 0)
+			return true;
+	}
 	return false;
 }
 
@@ -1015,7 +1028,7 @@ static bool used_in_own_text(const Text *x, const Symbols *sy, const char *name,
 	return used;
 }
 
-static void forwards_of(Session *s, const Text *x, const Symbols *sy, const Facts *f, DeadVec *out)
+static void forwards_of(const Index *ix, const Text *x, const Symbols *sy, const Facts *f, DeadVec *out)
 {
 	for (uint32_t k = 0; k < sy->nprovides; k++) {
 		const SymEntry *p = &sym_provides(sy)[k];
@@ -1051,7 +1064,11 @@ static void forwards_of(Session *s, const Text *x, const Symbols *sy, const Fact
 			bool referenced = r < 0;
 			for (int i = r >= 0 ? x->R.end.v[r] + 1 : 0; i < x->T.t.n && !referenced; i++)
 				referenced = tok_eq(&x->T, i, name, p->name_len);
-			for (uint32_t i = 0; i < f->ndirs && !referenced; i++) {
+			/* a header included after it may use the declaration,
+			 * unless no other file of the tree names the tag at all */
+			const NameInfo *ni = &ix->info[intern_find(ix->names, name, p->name_len)];
+			bool elsewhere = ni->multi || (ni->user1 >= 0 && ni->user1 != x->file);
+			for (uint32_t i = 0; i < f->ndirs && !referenced && elsewhere; i++) {
 				const Directive *d = &facts_dirs(f)[i];
 				referenced = (d->kind == D_INCLUDE || d->kind == D_INCLUDE_NEXT) && d->line > p->line;
 			}
@@ -1071,7 +1088,6 @@ static void forwards_of(Session *s, const Text *x, const Symbols *sy, const Fact
 		}
 		vec_free(&chain);
 	}
-	(void)s;
 }
 
 static void item_free(DeadItem *it)
@@ -1133,7 +1149,8 @@ void dead_run(Session *s, const int *headers, int nheaders, unsigned kinds, Dead
 		const Symbols *sy = s->ft.files[headers[h]].syms;
 		for (uint32_t k = 0; sy && k < sy->nprovides; k++) {
 			const SymEntry *p = &sym_provides(sy)[k];
-			if (candidate_kind(p->kind))
+			/* forward-declared tags too: whether other files name them */
+			if (candidate_kind(p->kind) || p->kind == SK_TAG_DECL)
 				intern(ix.names, sym_name(sy, p), p->name_len);
 		}
 	}
@@ -1230,7 +1247,7 @@ void dead_run(Session *s, const int *headers, int nheaders, unsigned kinds, Dead
 				text_open(s, hf, &x);
 				opened = true;
 			}
-			forwards_of(s, &x, sy, f, out);
+			forwards_of(&ix, &x, sy, f, out);
 		}
 		if (opened)
 			text_close(&x);
