@@ -1311,7 +1311,8 @@ void dead_run(Session *s, const int *headers, int nheaders, unsigned kinds, Dead
 	}
 	vec_free(&shapes);
 	vec_free(&shape_prov);
-	qsort(out->v, (size_t)out->n, sizeof(DeadItem), cmp_item);
+	if (out->n)
+		qsort(out->v, (size_t)out->n, sizeof(DeadItem), cmp_item);
 
 	for (int i = 0; i < ix.wusers.n; i++)
 		vec_free(&ix.wusers.v[i]);
