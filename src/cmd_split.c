@@ -300,6 +300,8 @@ static void sorted_union(IntVec *dst, const IntVec *src)
 {
 	for (int i = 0; i < src->n; i++)
 		vec_push(dst, src->v[i]);
+	if (!dst->n)
+		return;
 	qsort(dst->v, (size_t)dst->n, sizeof(int), cmp_int);
 	int k = 0;
 	for (int i = 0; i < dst->n; i++)
@@ -460,7 +462,8 @@ static void pin(Split *sp)
 			vec_free(&g->forward);
 			continue;
 		}
-		qsort(g->atoms.v, (size_t)g->atoms.n, sizeof(int), cmp_int);
+		if (g->atoms.n > 1)
+			qsort(g->atoms.v, (size_t)g->atoms.n, sizeof(int), cmp_int);
 		group_users(sp, g);
 		sp->groups.v[k++] = *g;
 	}
