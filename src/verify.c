@@ -394,8 +394,19 @@ static void kbuild_cmd(const char *build, const char *root, const char *abs, con
 		i++;
 	}
 	sb_adds(&sb, mode_flag(o));
-	if (o->srctree && strcmp(o->srctree, root))
-		repoint(&sb, o->srctree, root);
+	/* The commands name the tree the build was made from (BUILD/source);
+	 * verifying another work tree of it (a git worktree), they are
+	 * pointed at that one. */
+	char *made_from = NULL;
+	if (!o->srctree) {
+		char *link = path_join(build, "source");
+		made_from = realpath(link, NULL);
+		free(link);
+	}
+	const char *srctree = o->srctree ? o->srctree : made_from;
+	if (srctree && strcmp(srctree, root))
+		repoint(&sb, srctree, root);
+	free(made_from);
 	StrVec argv = {0};
 	argv_push(&argv, "/bin/sh");
 	argv_push(&argv, "-c");
@@ -1088,9 +1099,23 @@ static bool in_sorted(const StrVec *v, const char *s)
 
 typedef struct {
 	const char *root, *build;
+	const char *srcroot;   /* the tree the build was made from (BUILD/source),
+				* when it is not root: the .cmd files name its
+				* paths, which stand for root's (a git worktree) */
 	const StrVec *changed; /* absolute, sorted */
 	StrVec *tus;
 } KbuildScan;
+
+/* A path the .cmd file names, as a path of the tree being verified. */
+static char *kbuild_path(const KbuildScan *k, char *abs)
+{
+	if (k->srcroot && path_has_prefix(abs, k->srcroot) && abs[strlen(k->srcroot)] == '/') {
+		char *mapped = xasprintf("%s%s", k->root, abs + strlen(k->srcroot));
+		free(abs);
+		return mapped;
+	}
+	return abs;
+}
 
 /* One .o.cmd file: does the object's source or a dependency fixdep
  * listed name a changed file? */
@@ -1128,7 +1153,7 @@ static void kbuild_scan_file(KbuildScan *k, const char *cmdfile)
 				e--;
 			*e = 0;
 			if (*p && strncmp(p, "$(", 2)) {
-				char *abs = path_join(k->build, p);
+				char *abs = kbuild_path(k, path_join(k->build, p));
 				if (in_sorted(k->changed, abs))
 					hit = true;
 				free(abs);
@@ -1143,6 +1168,7 @@ static void kbuild_scan_file(KbuildScan *k, const char *cmdfile)
 	if (source && source[0] == '/' && ends_with(source, ".c")) {
 		char *abs = xstrdup(source);
 		path_normalize(abs);
+		abs = kbuild_path(k, abs);
 		if (in_sorted(k->changed, abs))
 			hit = true;
 		if (hit && path_has_prefix(abs, k->root))
@@ -1198,8 +1224,15 @@ void verify_affected(Session *s, const StrVec *changed, StrVec *tus)
 	char *db = compdb_path(s);
 	if (!db && s->opt->build) {
 		char *build = path_absolute(s->opt->build);
-		KbuildScan k = {s->ft.root, build, &abs, tus};
+		char *link = path_join(build, "source");
+		char *src = realpath(link, NULL);
+		char *root = realpath(s->ft.root, NULL);
+		bool other = src && root && strcmp(src, root);
+		KbuildScan k = {s->ft.root, build, other ? src : NULL, &abs, tus};
 		kbuild_scan_dir(&k, build);
+		free(root);
+		free(src);
+		free(link);
 		free(build);
 	} else {
 		/* the closures, as the session computes them after the change */

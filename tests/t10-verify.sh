@@ -374,6 +374,18 @@ test_expect_success 'Kbuild: the .cmd files'"'"' commands and dependency lists' 
 	grep -x "verify: 0 TUs compiled, 0 regressions (and 0 already failing before)" out
 '
 
+test_expect_success 'Kbuild: a git worktree of the tree the build was made from' '
+	mkkbuild &&
+	ln -s "$src" kb-build/source &&
+	git -C kb worktree add -q --detach "$PWD/kb-wt" &&
+	printf "struct foo { undefined_type x; };\n" >kb-wt/include/linux/foo.h &&
+	test_expect_code 1 hdrslim verify --build kb-build kb-wt >out 2>err &&
+	grep -x "verify: 1 TU compiled, 1 regression (and 0 already failing before)" out &&
+	grep "^kernel/a.c: error: does not compile after the change: .*kb-wt/include/linux/foo.h" out &&
+	git -C kb diff --quiet &&
+	git -C kb worktree remove --force "$PWD/kb-wt"
+'
+
 test_expect_success 'no copies are left under $TMPDIR' '
 	ls -A "$TMPDIR" >left &&
 	test_must_be_empty left
