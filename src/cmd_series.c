@@ -571,6 +571,7 @@ static void users_missing(Session *s, const StrVec *names, int target, int skip,
 			vec_push(&all, i);
 	}
 	fs_symbols_all(&s->ft, all.v, all.n, s->opt->jobs);
+	const Symbols *tsy = symbols_of(s, target);
 	for (int i = 0; i < all.n; i++) {
 		int file = all.v[i];
 		if (file == target || file == skip)
@@ -585,6 +586,13 @@ static void users_missing(Session *s, const StrVec *names, int target, int skip,
 				uses = strlen(names->v[n]) == u->name_len &&
 				       !memcmp(sym_name(sy, u), names->v[n], u->name_len) &&
 				       !provides(sy, names->v[n], NULL);
+		}
+		/* a file that defines a function the target declares needs the
+		 * prototype too (-Wmissing-prototypes, and the check that both agree) */
+		for (int n = 0; n < names->n && !uses; n++) {
+			int mine = -1, theirs = -1;
+			uses = provides(sy, names->v[n], &mine) && mine == SK_FUNC_DEF && tsy &&
+			       provides(tsy, names->v[n], &theirs) && theirs == SK_FUNC_DECL;
 		}
 		if (!uses)
 			continue;

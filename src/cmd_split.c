@@ -248,6 +248,18 @@ static bool sym_provides_name(const Symbols *sy, const char *name, size_t n)
 	return false;
 }
 
+static void sorted_union(IntVec *dst, const IntVec *src);
+
+static bool header_declares_function(const Split *sp, const char *name, size_t n)
+{
+	for (uint32_t k = 0; k < sp->sy->nprovides; k++) {
+		const SymEntry *e = &sym_provides(sp->sy)[k];
+		if (e->kind == SK_FUNC_DECL && e->name_len == n && !memcmp(sym_name(sp->sy, e), name, n))
+			return true;
+	}
+	return false;
+}
+
 /* Who uses each atom: files reaching the header that use one of its names
  * without declaring that name themselves. */
 static void find_users(Split *sp)
@@ -278,8 +290,36 @@ static void find_users(Split *sp)
 			vec_push(&a->users, f);
 		}
 	}
+	/* a file that defines a function the header declares needs the
+	 * prototype: it is a user too */
+	for (int i = 0; i < all.n; i++) {
+		int f = all.v[i];
+		const Symbols *sy = s->ft.files[f].syms;
+		for (uint32_t k = 0; sy && k < sy->nprovides; k++) {
+			const SymEntry *p = &sym_provides(sy)[k];
+			if (p->kind != SK_FUNC_DEF)
+				continue;
+			int id = intern_find(sp->names, sym_name(sy, p), p->name_len);
+			if (id < 0 || id >= sp->atom_of.n || sp->atom_of.v[id] < 0)
+				continue;
+			if (!header_declares_function(sp, sym_name(sy, p), p->name_len))
+				continue;
+			Atom *a = &sp->atoms.v[sp->atom_of.v[id]];
+			if (!a->users.n || a->users.v[a->users.n - 1] != f)
+				vec_push(&a->users, f);
+		}
+	}
 	vec_free(&all);
 	unsigned char *seen = xmalloc((size_t)sp->nfiles + 1);
+	for (int i = 0; i < sp->atoms.n; i++) {
+		Atom *a = &sp->atoms.v[i];
+		if (a->users.n > 1) {
+			IntVec sorted = {0};
+			sorted_union(&sorted, &a->users);
+			vec_free(&a->users);
+			a->users = sorted;
+		}
+	}
 	for (int i = 0; i < sp->atoms.n; i++) {
 		Atom *a = &sp->atoms.v[i];
 		a->tus = a->users.n ? reverse_reach(sp, a->users.v, a->users.n, seen) : 0;
