@@ -68,23 +68,6 @@ typedef struct {
 	MTuVec tus;
 } Measure;
 
-static bool is_opt(const char *a, const char *name)
-{
-	size_t n = strlen(name);
-	return !strncmp(a, name, n) && (a[n] == 0 || a[n] == '=');
-}
-
-/* --name=value or --name value; advances *i past a separate value. */
-static const char *value_of(int argc, char **argv, int *i, const char *name)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-	if (a[n] == '=')
-		return a + n + 1;
-	if (*i + 1 >= argc)
-		die("measure: option '%s' needs a value (see 'hdrslim measure --help')", name);
-	return argv[++*i];
-}
 
 static int count_value(const char *v, const char *name, int min)
 {
@@ -720,16 +703,16 @@ int cmd_measure(int argc, char **argv)
 				m.argv[m.argc++] = argv[i++];
 			break;
 		}
-		if (is_opt(a, "--sample"))
-			m.sample = count_value(value_of(argc, argv, &i, "--sample"), "--sample", 0);
-		else if (is_opt(a, "--repeat"))
-			m.repeat = count_value(value_of(argc, argv, &i, "--repeat"), "--repeat", 1);
-		else if (is_opt(a, "--cc-wrapper"))
-			m.vo.cc_wrapper = value_of(argc, argv, &i, "--cc-wrapper");
-		else if (is_opt(a, "--timeout"))
-			m.vo.timeout = count_value(value_of(argc, argv, &i, "--timeout"), "--timeout", 0);
+		if (opt_is(a, "--sample"))
+			m.sample = count_value(opt_value(argc, argv, &i, "--sample", "measure"), "--sample", 0);
+		else if (opt_is(a, "--repeat"))
+			m.repeat = count_value(opt_value(argc, argv, &i, "--repeat", "measure"), "--repeat", 1);
+		else if (opt_is(a, "--cc-wrapper"))
+			m.vo.cc_wrapper = opt_value(argc, argv, &i, "--cc-wrapper", "measure");
+		else if (opt_is(a, "--timeout"))
+			m.vo.timeout = count_value(opt_value(argc, argv, &i, "--timeout", "measure"), "--timeout", 0);
 		else {
-			if (!strncmp(a, "-j", 2) || is_opt(a, "--jobs"))
+			if (!strncmp(a, "-j", 2) || opt_is(a, "--jobs"))
 				m.jobs_given = true;
 			m.argv[m.argc++] = argv[i];
 		}

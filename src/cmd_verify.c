@@ -13,23 +13,6 @@
 #include "git.h"
 #include "verify.h"
 
-static bool is_opt(const char *a, const char *name)
-{
-	size_t n = strlen(name);
-	return !strncmp(a, name, n) && (a[n] == 0 || a[n] == '=');
-}
-
-/* --name=value or --name value; advances *i past a separate value. */
-static const char *value_of(int argc, char **argv, int *i, const char *name)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-	if (a[n] == '=')
-		return a + n + 1;
-	if (*i + 1 >= argc)
-		die("verify: option '%s' needs a value (see 'hdrslim verify --help')", name);
-	return argv[++*i];
-}
 
 static void print_json(const char *tree, const char *rev, const VerifyTuVec *v, int regressions)
 {
@@ -76,19 +59,19 @@ int cmd_verify(int argc, char **argv)
 				rest[nrest++] = argv[i++];
 			break;
 		}
-		if (is_opt(a, "--cc-wrapper")) {
-			vo.cc_wrapper = value_of(argc, argv, &i, "--cc-wrapper");
-		} else if (is_opt(a, "--since")) {
-			rev = value_of(argc, argv, &i, "--since");
-		} else if (is_opt(a, "--timeout")) {
-			const char *v = value_of(argc, argv, &i, "--timeout");
+		if (opt_is(a, "--cc-wrapper")) {
+			vo.cc_wrapper = opt_value(argc, argv, &i, "--cc-wrapper", "verify");
+		} else if (opt_is(a, "--since")) {
+			rev = opt_value(argc, argv, &i, "--since", "verify");
+		} else if (opt_is(a, "--timeout")) {
+			const char *v = opt_value(argc, argv, &i, "--timeout", "verify");
 			char *end;
 			long t = strtol(v, &end, 10);
 			if (!*v || *end || t < 0 || t > 1000000)
 				die("verify: option '--timeout' needs a number of seconds");
 			vo.timeout = (int)t;
 		} else {
-			if (!strncmp(a, "-j", 2) || is_opt(a, "--jobs"))
+			if (!strncmp(a, "-j", 2) || opt_is(a, "--jobs"))
 				jobs_given = true;
 			rest[nrest++] = argv[i];
 		}

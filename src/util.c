@@ -392,3 +392,20 @@ bool list_has(const char *csv, const char *item)
 	}
 	return false;
 }
+
+bool opt_is(const char *a, const char *name)
+{
+	size_t n = strlen(name);
+	return !strncmp(a, name, n) && (a[n] == 0 || a[n] == '=');
+}
+
+const char *opt_value(int argc, char **argv, int *i, const char *name, const char *cmd)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+	if (a[n] == '=')
+		return a + n + 1;
+	if (*i + 1 >= argc)
+		die("%s: option '%s' needs a value (see 'hdrslim %s --help')", cmd, name, cmd);
+	return argv[++*i];
+}

@@ -93,6 +93,11 @@ char *path_dirname(const char *p);                            /* malloc'd; "." f
 char *path_absolute(const char *p);                           /* against cwd, normalized */
 bool path_has_prefix(const char *p, const char *dir);         /* p == dir or under dir */
 bool ends_with(const char *s, const char *suffix);
+/* Command-line options of the commands that parse their own: `a` is the
+ * option `name` (alone or as name=value); its value, advancing *i past a
+ * separate one (dies, naming cmd, when there is none). */
+bool opt_is(const char *a, const char *name);
+const char *opt_value(int argc, char **argv, int *i, const char *name, const char *cmd);
 /* item is one of the words of a comma-separated list. */
 bool list_has(const char *csv, const char *item);
 
