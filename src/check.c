@@ -961,68 +961,6 @@ static void chain_to(Check *ck, Root *r, int start, int node, IntVec *via)
 	vec_free(&rev);
 }
 
-/* The #if conditions around directive dir of f, joined with &&. */
-static char *condition_of(const Facts *f, int dir)
-{
-	const Directive *d = facts_dirs(f);
-	/* the stack of open groups: index of the branch directive we are in */
-	IntVec open = {0};
-	for (int i = 0; i < dir && i < (int)f->ndirs; i++) {
-		switch (d[i].kind) {
-		case D_IF:
-		case D_IFDEF:
-		case D_IFNDEF:
-			vec_push(&open, i);
-			break;
-		case D_ELIF:
-		case D_ELIFDEF:
-		case D_ELIFNDEF:
-		case D_ELSE:
-			if (open.n)
-				open.v[open.n - 1] = i;
-			break;
-		case D_ENDIF:
-			if (open.n)
-				open.n--;
-			break;
-		default:
-			break;
-		}
-	}
-	if (!open.n || (f->guard >= 0 && open.n == 1 && open.v[0] == f->guard)) {
-		vec_free(&open);
-		return NULL;
-	}
-	StrBuf sb = {0};
-	for (int k = 0; k < open.n; k++) {
-		const Directive *c = &d[open.v[k]];
-		if (open.v[k] == f->guard)
-			continue;
-		if (sb.len)
-			sb_adds(&sb, " && ");
-		const char *name = facts_name(f, c);
-		switch (c->kind) {
-		case D_IFDEF:
-			sb_addf(&sb, "defined(%s)", name);
-			break;
-		case D_IFNDEF:
-			sb_addf(&sb, "!defined(%s)", name);
-			break;
-		case D_ELSE:
-			sb_adds(&sb, "#else");
-			break;
-		default:
-			sb_addf(&sb, "%s%.*s", c->kind == D_IF ? "" : "#elif ", (int)c->text_len, facts_text(f, c));
-		}
-	}
-	vec_free(&open);
-	if (!sb.len) {
-		free(sb.buf);
-		return NULL;
-	}
-	return sb.buf;
-}
-
 static void add_unique(IntVec *v, int x)
 {
 	for (int i = 0; i < v->n; i++)
@@ -1603,7 +1541,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 		fd.dir = re->dir;
 		fd.line = re->line;
 		fd.target = target;
-		fd.condition = condition_of(ff, re->dir);
+		fd.condition = facts_condition(ff, re->dir, NULL);
 		if (kind == FK_REDUNDANT) {
 			for (int k = 0; k < eff.n; k++) {
 				EffUse *e = &eff.v[k];

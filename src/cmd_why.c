@@ -31,79 +31,6 @@ typedef struct {
 	Session *s;
 } Search;
 
-/* The #if conditions enclosing directive idx of file f, or "" */
-static char *condition_of(const Facts *f, int idx)
-{
-	typedef struct {
-		StrBuf negs;
-		char *cur;
-		bool guard;
-	} Frame;
-	VEC(Frame) st = {0};
-	const Directive *d = facts_dirs(f);
-	for (int j = 0; j < idx && j < (int)f->ndirs; j++) {
-		const char *name = facts_name(f, &d[j]);
-		const char *text = facts_text(f, &d[j]);
-		switch (d[j].kind) {
-		case D_IF:
-		case D_IFDEF:
-		case D_IFNDEF: {
-			Frame fr = {{0}, NULL, j == f->guard};
-			fr.cur = d[j].kind == D_IF ? xstrdup(text)
-				 : xasprintf("%sdefined(%s)", d[j].kind == D_IFNDEF ? "!" : "", name);
-			vec_push(&st, fr);
-			break;
-		}
-		case D_ELIF:
-		case D_ELIFDEF:
-		case D_ELIFNDEF:
-		case D_ELSE: {
-			if (!st.n)
-				break;
-			Frame *fr = &st.v[st.n - 1];
-			if (fr->cur && fr->cur[0])
-				sb_addf(&fr->negs, "!(%s) && ", fr->cur);
-			free(fr->cur);
-			if (d[j].kind == D_ELSE)
-				fr->cur = xstrdup("");
-			else if (d[j].kind == D_ELIF)
-				fr->cur = xstrdup(text);
-			else
-				fr->cur = xasprintf("%sdefined(%s)", d[j].kind == D_ELIFNDEF ? "!" : "", name);
-			break;
-		}
-		case D_ENDIF:
-			if (st.n) {
-				st.n--;
-				free(st.v[st.n].negs.buf);
-				free(st.v[st.n].cur);
-			}
-			break;
-		}
-	}
-	StrBuf out = {0};
-	for (int i = 0; i < st.n; i++) {
-		Frame *fr = &st.v[i];
-		if (!fr->guard) {
-			if (out.len)
-				sb_adds(&out, " && ");
-			StrBuf one = {0};
-			if (fr->negs.len)
-				sb_add(&one, fr->negs.buf, fr->negs.len);
-			sb_adds(&one, fr->cur ? fr->cur : "");
-			/* "!(A) && " with nothing after it */
-			while (one.len >= 4 && !strcmp(one.buf + one.len - 4, " && "))
-				one.len -= 4, one.buf[one.len] = 0;
-			sb_adds(&out, sb_str(&one));
-			free(one.buf);
-		}
-		free(fr->negs.buf);
-		free(fr->cur);
-	}
-	vec_free(&st);
-	return out.buf ? out.buf : xstrdup("");
-}
-
 static void print_chain(Search *S, int len)
 {
 	Session *s = S->s;
@@ -118,12 +45,12 @@ static void print_chain(Search *S, int len)
 			continue;
 		}
 		const Directive *d = &facts_dirs(f)[e->dir];
-		char *cond = condition_of(f, e->dir);
+		char *cond = facts_condition(f, e->dir, NULL);
 		printf("  %s:%u: #include %s%s%s", session_path(s, from), d->line,
 		       d->flags & DF_ANGLED ? "<" : d->flags & DF_QUOTED ? "\"" : "",
 		       d->flags & DF_COMPUTED ? facts_text(f, d) : facts_name(f, d),
 		       d->flags & DF_ANGLED ? ">" : d->flags & DF_QUOTED ? "\"" : "");
-		if (cond[0])
+		if (cond)
 			printf("    [if %s]", cond);
 		printf("\n");
 		free(cond);

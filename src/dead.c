@@ -388,67 +388,6 @@ static bool provide_extent(const Text *x, const Symbols *sy, const SymEntry *p, 
 
 /* ---------------------------------------------------------------- conditions */
 
-/* The #if groups open at `line` of f: the branch directive of each (the
- * include guard left out), and the condition they make, or NULL. */
-static char *condition_at(const Facts *f, uint32_t line, IntVec *chain)
-{
-	const Directive *d = facts_dirs(f);
-	IntVec open = {0}, opener = {0};
-	for (uint32_t i = 0; i < f->ndirs && d[i].line < line; i++) {
-		switch (d[i].kind) {
-		case D_IF:
-		case D_IFDEF:
-		case D_IFNDEF:
-			vec_push(&open, (int)i);
-			vec_push(&opener, (int)i);
-			break;
-		case D_ELIF:
-		case D_ELIFDEF:
-		case D_ELIFNDEF:
-		case D_ELSE:
-			if (open.n)
-				open.v[open.n - 1] = (int)i;
-			break;
-		case D_ENDIF:
-			if (open.n) {
-				open.n--;
-				opener.n--;
-			}
-			break;
-		default:
-			break;
-		}
-	}
-	StrBuf sb = {0};
-	for (int k = 0; k < open.n; k++) {
-		if (open.v[k] == f->guard)
-			continue;
-		if (chain)
-			vec_push(chain, open.v[k]);
-		/* the branch taken, after every earlier branch of its group was not */
-		for (int b = opener.v[k]; b >= 0 && b <= open.v[k] && b < (int)f->ndirs; b = d[b].next) {
-			const Directive *c = &d[b];
-			bool neg = b != open.v[k];
-			if (c->kind == D_ELSE)
-				break;
-			if (sb.len)
-				sb_adds(&sb, " && ");
-			const char *name = facts_name(f, c);
-			if (c->kind == D_IFDEF || c->kind == D_ELIFDEF)
-				sb_addf(&sb, "%sdefined(%s)", neg ? "!" : "", name);
-			else if (c->kind == D_IFNDEF || c->kind == D_ELIFNDEF)
-				sb_addf(&sb, "%sdefined(%s)", neg ? "" : "!", name);
-			else
-				sb_addf(&sb, neg ? "!(%.*s)" : "%.*s", (int)c->text_len, facts_text(f, c));
-			if (d[b].next <= b)
-				break;
-		}
-	}
-	vec_free(&open);
-	vec_free(&opener);
-	return sb.buf; /* NULL when empty */
-}
-
 /* ---------------------------------------------------------------- the index */
 
 /* Per candidate name (an id of Index.names). */
@@ -1036,7 +975,7 @@ static void forwards_of(const Index *ix, const Text *x, const Symbols *sy, const
 			continue;
 		const char *name = sym_name(sy, p);
 		IntVec chain = {0};
-		char *cond = condition_at(f, p->line, &chain);
+		char *cond = facts_condition(f, facts_dir_at_line(f, p->line), &chain);
 		char *reason = NULL;
 		/* declared or defined earlier, in the same #if branch or one
 		 * around it: this one adds nothing */
@@ -1046,7 +985,7 @@ static void forwards_of(const Index *ix, const Text *x, const Symbols *sy, const
 			    memcmp(sym_name(sy, q), name, p->name_len))
 				continue;
 			IntVec qc = {0};
-			char *qcond = condition_at(f, q->line, &qc);
+			char *qcond = facts_condition(f, facts_dir_at_line(f, q->line), &qc);
 			bool around = qc.n <= chain.n;
 			for (int i = 0; i < qc.n && around; i++)
 				around = qc.v[i] == chain.v[i];
@@ -1234,7 +1173,7 @@ void dead_run(Session *s, const int *headers, int nheaders, unsigned kinds, Dead
 				DeadItem it = {.kind = DK_DEAD, .file = hf, .line = p->line,
 					       .name = xstrndup(name, p->name_len)};
 				it.what = xstrdup(what_of(&x, p, name));
-				it.condition = condition_at(f, p->line, NULL);
+				it.condition = facts_condition(f, facts_dir_at_line(f, p->line), NULL);
 				if (ni->def_file >= 0)
 					it.reason = xasprintf("defined at %s:%u, which nothing refers to",
 							      session_path(s, ni->def_file), ni->def_line);
@@ -1261,7 +1200,7 @@ void dead_run(Session *s, const int *headers, int nheaders, unsigned kinds, Dead
 		bool keep = ni->provides == 1;
 		const Facts *hfacts = s->ft.files[w->file].facts;
 		if (keep) {
-			w->condition = condition_at(hfacts, w->line, NULL);
+			w->condition = facts_condition(hfacts, facts_dir_at_line(hfacts, w->line), NULL);
 			w->other_uses = ni->raw_users;
 			const IntVec *users = &ix.wusers.v[ni->wrap];
 			IntVec files = {0};

@@ -13,6 +13,8 @@
 
 #include <stdint.h>
 
+#include "util.h"
+
 enum DirKind {
 	D_INCLUDE,
 	D_INCLUDE_NEXT,
@@ -111,5 +113,13 @@ static inline const char *facts_text(const Facts *f, const Directive *d)
 }
 
 const char *facts_error_text(int kind);
+
+/* The #if groups open at directive index dir of f (the include guard left
+ * out), as one condition: "defined(A) && !(B) && C" for the branch taken
+ * in each, an #elif or #else branch negating the ones before it.  NULL
+ * when none.  chain, when given, gets each group's branch directive. */
+char *facts_condition(const Facts *f, int dir, IntVec *chain);
+/* Index of the first directive at or after line (ndirs when none). */
+int facts_dir_at_line(const Facts *f, uint32_t line);
 
 #endif

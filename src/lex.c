@@ -750,3 +750,72 @@ const char *facts_error_text(int kind)
 	}
 	return "error";
 }
+
+int facts_dir_at_line(const Facts *f, uint32_t line)
+{
+	const Directive *d = facts_dirs(f);
+	int i = 0;
+	while (i < (int)f->ndirs && d[i].line < line)
+		i++;
+	return i;
+}
+
+char *facts_condition(const Facts *f, int dir, IntVec *chain)
+{
+	const Directive *d = facts_dirs(f);
+	/* per open group: its opening directive and the branch we are in */
+	IntVec open = {0}, opener = {0};
+	for (int i = 0; i < dir && i < (int)f->ndirs; i++) {
+		switch (d[i].kind) {
+		case D_IF:
+		case D_IFDEF:
+		case D_IFNDEF:
+			vec_push(&open, i);
+			vec_push(&opener, i);
+			break;
+		case D_ELIF:
+		case D_ELIFDEF:
+		case D_ELIFNDEF:
+		case D_ELSE:
+			if (open.n)
+				open.v[open.n - 1] = i;
+			break;
+		case D_ENDIF:
+			if (open.n) {
+				open.n--;
+				opener.n--;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	StrBuf sb = {0};
+	for (int k = 0; k < open.n; k++) {
+		if (opener.v[k] == f->guard)
+			continue;
+		if (chain)
+			vec_push(chain, open.v[k]);
+		/* the branch taken, after every earlier branch of its group was not */
+		for (int b = opener.v[k]; b >= 0 && b <= open.v[k] && b < (int)f->ndirs; b = d[b].next) {
+			const Directive *c = &d[b];
+			bool neg = b != open.v[k];
+			if (c->kind == D_ELSE)
+				break;
+			if (sb.len)
+				sb_adds(&sb, " && ");
+			const char *name = facts_strs(f) + c->name_off;
+			if (c->kind == D_IFDEF || c->kind == D_ELIFDEF)
+				sb_addf(&sb, "%sdefined(%.*s)", neg ? "!" : "", (int)c->name_len, name);
+			else if (c->kind == D_IFNDEF || c->kind == D_ELIFNDEF)
+				sb_addf(&sb, "%sdefined(%.*s)", neg ? "" : "!", (int)c->name_len, name);
+			else
+				sb_addf(&sb, neg ? "!(%.*s)" : "%.*s", (int)c->text_len, facts_strs(f) + c->text_off);
+			if (d[b].next <= b)
+				break;
+		}
+	}
+	vec_free(&open);
+	vec_free(&opener);
+	return sb.buf; /* NULL when empty */
+}

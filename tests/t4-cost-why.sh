@@ -116,6 +116,16 @@ test_expect_success 'why: the chain, its lines and its condition' '
 	test "$(grep -c "^#" out)" = 1
 '
 
+test_expect_success 'why: an #elif or #else branch negates the branches before it' '
+	mkdir -p elif && (cd elif &&
+	printf "#ifdef A\n#include \"x.h\"\n#elif defined(B)\n#include \"y.h\"\n#else\n#include \"z.h\"\n#endif\n" >m.c &&
+	: >x.h && : >y.h && : >z.h &&
+	hdrslim why -nostdinc m.c y.h >out &&
+	grep -q "m.c:4: #include \"y.h\"    \[if !defined(A) && defined(B)\]" out &&
+	hdrslim why -nostdinc m.c z.h >out &&
+	grep -q "m.c:6: #include \"z.h\"    \[if !defined(A) && !(defined(B))\]" out)
+'
+
 test_expect_success 'why: shortest first, --max' '
 	mktree
 	(cd tree && hdrslim why -nostdinc main.c c.h) >out
