@@ -211,6 +211,15 @@ static char *operand(const char *rest)
 	return e ? xstrndup(rest, (size_t)(e - rest + 1)) : NULL;
 }
 
+char *include_operand(const char *line)
+{
+	char word[32];
+	const char *rest;
+	if (!directive(line, word, sizeof(word), &rest) || strcmp(word, "include"))
+		return NULL;
+	return operand(rest);
+}
+
 int include_insert_before(const EditFile *e, const char *spelling)
 {
 	VEC(struct { int line; char *name; }) incs = {0};

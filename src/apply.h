@@ -46,6 +46,8 @@ void change_paths(Change *c, StrVec *out);
  * else after the group, else after the block; with no include, after the
  * guard's #define, else after the opening comment. */
 int include_insert_before(const EditFile *e, const char *spelling);
+/* The operand of an #include line, <x.h> or "x.h" (malloc'd), else NULL. */
+char *include_operand(const char *line);
 /* True when the file already has an `#include SPELLING` line. */
 bool file_has_include(const EditFile *e, const char *spelling);
 /* Adds `#include SPELLING` where include_insert_before says, unless the

@@ -256,27 +256,6 @@ static bool provides(const Symbols *sy, const char *name, int *kind_out)
 	return false;
 }
 
-/* The operand of an #include line: <x.h> or "x.h", else NULL. */
-static char *include_operand(const char *line)
-{
-	const char *p = line;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (*p != '#')
-		return NULL;
-	p++;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (strncmp(p, "include", 7))
-		return NULL;
-	p += 7;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	char close = *p == '<' ? '>' : *p == '"' ? '"' : 0;
-	const char *e = close ? strchr(p + 1, close) : NULL;
-	return e ? xstrndup(p, (size_t)(e - p + 1)) : NULL;
-}
-
 /* The line of `#include SPELLING` in e, or 0. */
 static int include_line(const EditFile *e, const char *spelling)
 {
@@ -329,14 +308,6 @@ static void needs_free(Needs *n)
 		free(n->declare.v[i]);
 	vec_free(&n->includes);
 	vec_free(&n->declare);
-}
-
-static bool strvec_has(const StrVec *v, const char *s)
-{
-	for (int i = 0; i < v->n; i++)
-		if (!strcmp(v->v[i], s))
-			return true;
-	return false;
 }
 
 /* "struct", "union" or "enum": the keyword written before NAME in text. */

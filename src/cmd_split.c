@@ -34,6 +34,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "apply.h"
 #include "carve.h"
 #include "check.h"
 #include "commands.h"
@@ -444,14 +445,6 @@ static void make_groups(Split *sp)
 			sp->atoms.v[sp->groups.v[gi].atoms.v[k]].group = gi;
 }
 
-static bool strvec_has(const StrVec *v, const char *s)
-{
-	for (int i = 0; i < v->n; i++)
-		if (!strcmp(v->v[i], s))
-			return true;
-	return false;
-}
-
 /* What stays must not use what leaves: a declaration used from another
  * group or the core stays too, until nothing moves. */
 static void pin(Split *sp)
@@ -514,22 +507,6 @@ static void pin(Split *sp)
 }
 
 /* ---------------------------------------------------------------- includes that go along */
-
-static char *include_operand(const char *line)
-{
-	const char *p = line + strspn(line, " \t");
-	if (*p != '#')
-		return NULL;
-	p++;
-	p += strspn(p, " \t");
-	if (strncmp(p, "include", 7))
-		return NULL;
-	p += 7;
-	p += strspn(p, " \t");
-	char close = *p == '<' ? '>' : *p == '"' ? '"' : 0;
-	const char *e = close ? strchr(p + 1, close) : NULL;
-	return e ? xstrndup(p, (size_t)(e - p + 1)) : NULL;
-}
 
 static long closure_lines(Session *s, int file, unsigned char *mark, bool set)
 {

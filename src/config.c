@@ -585,3 +585,11 @@ void config_load_compdb(Config *cfg, const char *path, const FlagSet *extra)
 	cJSON_Delete(root);
 	free(text);
 }
+
+bool strvec_has(const StrVec *v, const char *s)
+{
+	for (int i = 0; i < v->n; i++)
+		if (!strcmp(v->v[i], s))
+			return true;
+	return false;
+}

@@ -35,6 +35,9 @@ typedef struct {
 	bool any_macro;   /* a -D or -U was given */
 } FlagSet;
 
+/* s is one of v's strings. */
+bool strvec_has(const StrVec *v, const char *s);
+
 /* Takes one flag at argv[*i] (advancing *i past its operand) when it is
  * one of -I -iquote -isystem -idirafter -include -D -U -nostdinc or a
  * target flag.  Relative paths are resolved against base_dir.  Returns
