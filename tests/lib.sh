@@ -306,3 +306,36 @@ normalize_paths () {
 uniq_keep_order () {
 	awk '!seen[$0]++'
 }
+
+# ---- git copies of the example tree (verify, fix, series, measure, dead,
+# split work on git trees) ----
+
+# example_repo DIR [SRC]: DIR becomes a committed git copy of SRC (default
+# examples/sched), with its own identity so that commits work anywhere.
+example_repo () {
+	rm -rf "$1" &&
+	mkdir -p "$1" &&
+	cp -R "${2:-$TEST_DIRECTORY/../examples/sched}/." "$1" &&
+	(cd "$1" && git init -q && git config user.name "hdrslim tests" &&
+		git config user.email tests@hdrslim.invalid &&
+		git config commit.gpgsign false && git add -A && git commit -q -m initial)
+}
+
+# example_compiles [FLAGS...]: every .c below the current directory
+# compiles with gcc -Iinclude -Wall -Werror, with no -D and then with each
+# FLAGS word (a set of -D flags, e.g. "-DCONFIG_SMP -DCONFIG_HOTPLUG_CPU").
+example_compiles () {
+	local f c
+	for f in $(find . -name '*.c' | sort); do
+		for c in "" "$@"; do
+			gcc -std=gnu11 -Wall -Werror -fsyntax-only -Iinclude $c "$f" ||
+				{ echo "does not compile: $f $c"; return 1; }
+		done
+	done
+}
+
+# clean_tree: no tracked file of the current git tree is changed (tests
+# keep their scratch files in the work tree, untracked).
+clean_tree () {
+	test -z "$(git status --porcelain --untracked-files=no)"
+}

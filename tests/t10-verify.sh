@@ -25,19 +25,6 @@ export TMPDIR
 mkdir -p "$TMPDIR"
 EXAMPLE=$TEST_DIRECTORY/../examples/sched
 
-# new_repo DIR: DIR becomes a committed git copy of examples/sched.
-new_repo () {
-	rm -rf "$1"
-	cp -R "$EXAMPLE" "$1"
-	(
-		cd "$1" &&
-		git init -q &&
-		git config user.name "hdrslim tests" &&
-		git config user.email "tests@hdrslim.invalid" &&
-		git add -A &&
-		git commit -q -m initial
-	)
-}
 
 # snapshot DIR OUT: every file of DIR (outside .git) with mode, mtime to
 # the nanosecond and checksum.
@@ -96,13 +83,13 @@ EOF
 chmod +x wrap-log wrap-slow
 
 test_expect_success 'the example tree compiles with gcc' '
-	new_repo base &&
+	example_repo base &&
 	gcc_fails base >fails &&
 	test_must_be_empty fails
 '
 
 test_expect_success 'a change that breaks TUs: exit 1, gcc'"'"'s first error, tree untouched' '
-	new_repo r1 &&
+	example_repo r1 &&
 	sed -i "/#include <linux\/list.h>/d" r1/include/linux/sched.h &&
 	gcc_fails r1 >expect-fails &&
 	grep -qx kernel/kthread.c expect-fails &&
@@ -137,7 +124,7 @@ test_expect_success 'every regression line names gcc'"'"'s first error for that 
 '
 
 test_expect_success 'a harmless change: exit 0, every includer of sched.h compiled' '
-	new_repo r2 &&
+	example_repo r2 &&
 	sed -i "/#include <linux\/capability.h>/d" r2/include/linux/sched.h &&
 	gcc_fails r2 >fails &&
 	test_must_be_empty fails &&
@@ -152,13 +139,13 @@ test_expect_success 'a harmless change: exit 0, every includer of sched.h compil
 '
 
 test_expect_success 'no change: nothing to compile' '
-	new_repo r3 &&
+	example_repo r3 &&
 	hdrslim verify r3 >out &&
 	grep -x "verify: 0 TUs compiled, 0 regressions (and 0 already failing before)" out
 '
 
 test_expect_success 'a TU that was already broken is not a regression' '
-	new_repo r4 &&
+	example_repo r4 &&
 	cat >r4/kernel/broken.c <<-\EOF &&
 	#include <linux/sched.h>
 	int broken(void) { return no_such_variable; }
@@ -191,7 +178,7 @@ test_expect_success 'already broken and newly broken together: only the new ones
 '
 
 test_expect_success '--since REV checks committed changes' '
-	new_repo r5 &&
+	example_repo r5 &&
 	sed -i "/#include <linux\/list.h>/d" r5/include/linux/sched.h &&
 	(cd r5 && git commit -q -a -m "remove list.h") &&
 	hdrslim verify r5 >out &&
@@ -205,7 +192,7 @@ test_expect_success '--since REV checks committed changes' '
 '
 
 test_expect_success 'new and deleted files: swapped for the before-compile, then put back' '
-	new_repo r6 &&
+	example_repo r6 &&
 	cat >r6/include/linux/fresh.h <<-\EOF &&
 	struct fresh { int x; };
 	EOF
@@ -246,7 +233,7 @@ _Static_assert(sizeof(STR) == 4, "STR is \"c\\\\d\"");
 EOF
 
 test_expect_success 'compile_commands.json: arguments and command forms, no output files' '
-	new_repo r7 &&
+	example_repo r7 &&
 	cp quoted.h r7/ &&
 	top=$(cd r7 && pwd) &&
 	sed "s|@TOP@|$top|g" compdb7.json >r7/compile_commands.json &&
@@ -273,7 +260,7 @@ test_expect_success 'compile_commands.json: the quoted -D values reach the compi
 '
 
 test_expect_success '--cc-wrapper runs every affected TU through the wrapper' '
-	new_repo r9 &&
+	example_repo r9 &&
 	sed -i "/#include <linux\/capability.h>/d" r9/include/linux/sched.h &&
 	gcc_includers r9 include/linux/sched.h >expect &&
 	WRAP_LOG=$(pwd)/wrap.log hdrslim verify --cc-wrapper "$(pwd)/wrap-log" r9 >out &&
@@ -285,7 +272,7 @@ test_expect_success '--cc-wrapper runs every affected TU through the wrapper' '
 '
 
 test_expect_success '--timeout stops a compile that hangs, with its children' '
-	new_repo r10 &&
+	example_repo r10 &&
 	cat >wrap-hang <<-\EOF &&
 	#!/bin/sh
 	case "$*" in *kthread.c) sleep 20 ;; esac
@@ -301,7 +288,7 @@ test_expect_success '--timeout stops a compile that hangs, with its children' '
 '
 
 test_expect_success 'SIGTERM during the before-compile restores the work tree' '
-	new_repo r11 &&
+	example_repo r11 &&
 	sed -i "/#include <linux\/list.h>/d" r11/include/linux/sched.h &&
 	(cd r11 && git show HEAD:include/linux/sched.h) >orig-sched.h &&
 	cat >wrap-kill <<-EOF &&
@@ -397,7 +384,7 @@ test_expect_success 'refusals: not a git tree, a bad revision, bad options' '
 	test_must_be_empty out &&
 	test_line_count = 1 err &&
 	grep "not in a git work tree" err &&
-	new_repo r12 &&
+	example_repo r12 &&
 	test_expect_code 2 hdrslim verify --since no-such-rev r12 >out 2>err &&
 	test_line_count = 1 err &&
 	grep "no-such-rev" err &&
@@ -408,7 +395,7 @@ test_expect_success 'refusals: not a git tree, a bad revision, bad options' '
 '
 
 test_expect_success 'without make, -j 8 runs more than 2 compiles at once' '
-	new_repo r13 &&
+	example_repo r13 &&
 	sed -i "/#include <linux\/capability.h>/d" r13/include/linux/sched.h &&
 	rm -f slow.log &&
 	WRAP_LOG=$(pwd)/slow.log MAKEFLAGS= hdrslim verify -j 8 --cc-wrapper "$(pwd)/wrap-slow" r13 >out &&

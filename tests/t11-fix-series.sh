@@ -16,26 +16,7 @@ EXAMPLE=$TEST_DIRECTORY/../examples/sched
 PLAN=$EXAMPLE/cleanup.plan
 CONFIGS=("" "-DCONFIG_SMP" "-DCONFIG_HOTPLUG_CPU" "-DCONFIG_SMP -DCONFIG_HOTPLUG_CPU")
 
-# repo DIR: a fresh git repository holding the example tree.
-repo () {
-	rm -rf "$1"
-	mkdir -p "$1"
-	cp -R "$EXAMPLE/." "$1"
-	(cd "$1" && git init -q && git config user.name "hdrslim test" &&
-		git config user.email test@hdrslim.invalid &&
-		git config commit.gpgsign false && git add -A && git commit -qm init)
-}
 
-# compiles_all: every .c of the current tree compiles in every config.
-compiles_all () {
-	local f c
-	for f in $(find . -name '*.c' | sort); do
-		for c in "${CONFIGS[@]}"; do
-			gcc -std=gnu11 -Wall -Werror -fsyntax-only -Iinclude $c "$f" ||
-				{ echo "does not compile: $f $c"; return 1; }
-		done
-	done
-}
 
 # bisectable REV: every commit after REV up to HEAD compiles; back at HEAD.
 bisectable () {
@@ -43,16 +24,11 @@ bisectable () {
 	head=$(git rev-parse --abbrev-ref HEAD)
 	for c in $(git rev-list --reverse "$1"..HEAD); do
 		git checkout -q "$c"
-		compiles_all || { git checkout -q "$head"; echo "commit $c breaks"; return 1; }
+		example_compiles "${CONFIGS[@]:1}" || { git checkout -q "$head"; echo "commit $c breaks"; return 1; }
 	done
 	git checkout -q "$head"
 }
 
-# clean_tree: no tracked file changed (the tests keep their scratch files
-# in the work tree, untracked).
-clean_tree () {
-	test -z "$(git status --porcelain --untracked-files=no)"
-}
 
 # users_of SYMBOL...: the .c files that use any of them (grep: the ground
 # truth independent of hdrslim), sorted.
@@ -63,7 +39,7 @@ users_of () {
 }
 
 test_expect_success 'series --dry-run lists the steps in review order and touches nothing' '
-	repo r0 && cd r0 &&
+	example_repo r0 && cd r0 &&
 	hdrslim series --dry-run . "$PLAN" >out &&
 	sed "s/ (plan line.*//; s/^[0-9]*\. //; s/ .*//" out >kinds &&
 	printf "%s\n" split split unbackinclude unbackinclude move drop >expect &&
@@ -72,7 +48,7 @@ test_expect_success 'series --dry-run lists the steps in review order and touche
 '
 
 test_expect_success 'series carries out the plan: one commit a step, in review order' '
-	repo r1 && cd r1 &&
+	example_repo r1 && cd r1 &&
 	# sysrq.c gets CRLF line endings, trailing blanks and no final newline:
 	# the one line series adds must be all that changes in it
 	sed -i "s/\$/\r/; 3s/\r\$/   \r/" drivers/tty/sysrq.c &&
@@ -148,14 +124,14 @@ test_expect_success 'each commit says what it verified: the TUs that include the
 '
 
 test_expect_success '--format-patch writes one mail a commit' '
-	repo r2 && cd r2 &&
+	example_repo r2 && cd r2 &&
 	hdrslim series --format-patch ../mails . "$PLAN" >/dev/null 2>&1 &&
 	test "$(ls ../mails | wc -l)" = 6 &&
 	grep -q "^Subject: \[PATCH 1/6\] sched: Split <linux/sched/debug.h>" ../mails/0001-*
 '
 
 test_expect_success 'series refuses a dirty tree and touches nothing' '
-	repo r3 && cd r3 &&
+	example_repo r3 && cd r3 &&
 	echo "/* local work */" >>kernel/fork.c &&
 	cp kernel/fork.c fork.saved &&
 	test_expect_code 2 hdrslim series . "$PLAN" 2>err &&
@@ -165,7 +141,7 @@ test_expect_success 'series refuses a dirty tree and touches nothing' '
 '
 
 test_expect_success 'a plan line naming a symbol or file that does not exist: error before anything' '
-	repo r4 && cd r4 &&
+	example_repo r4 && cd r4 &&
 	printf "split include/linux/sched.h -> include/linux/sched/x.h: show_state nosuch_symbol\n" >bad.plan &&
 	test_expect_code 2 hdrslim series . bad.plan 2>err &&
 	grep -q "^bad.plan:1: error: include/linux/sched.h declares no .nosuch_symbol." err &&
@@ -196,7 +172,7 @@ EOF
 chmod +x "$TRASH_DIRECTORY/fail-hotplug"
 
 test_expect_success 'a step that fails to compile stops the series at the last good commit' '
-	repo r5 && cd r5 && git tag start &&
+	example_repo r5 && cd r5 && git tag start &&
 	REPO=$PWD && export REPO &&
 	test_expect_code 1 hdrslim series --verify --cc-wrapper "$TRASH_DIRECTORY/fail-hotplug" . "$PLAN" >out 2>err &&
 	grep -q "cleanup.plan:9: error: step 2 (split .*hotplug.h.*) failed verification: .*injected failure" err &&
@@ -219,7 +195,7 @@ EOF
 chmod +x "$TRASH_DIRECTORY/interrupt"
 
 test_expect_success 'an interrupt stops the series with the branch at a commit and the tree clean' '
-	repo r6 && cd r6 && git tag start &&
+	example_repo r6 && cd r6 && git tag start &&
 	REPO=$PWD PIDFILE=$PWD/../pid && export REPO PIDFILE &&
 	{ "$HDRSLIM" series --verify -j1 --cc-wrapper "$TRASH_DIRECTORY/interrupt" . "$PLAN" >out 2>err & echo $! >"$PIDFILE"; wait $!; echo $? >status; } &&
 	cat err &&
@@ -231,7 +207,7 @@ test_expect_success 'an interrupt stops the series with the branch at a commit a
 '
 
 test_expect_success 'fix --dry-run shows the diff and changes nothing' '
-	repo f1 && cd f1 &&
+	example_repo f1 && cd f1 &&
 	hdrslim fix --dry-run --kinds=unused . >out &&
 	grep -q "^# sched: Remove <linux/capability.h> from <linux/sched.h>" out &&
 	grep -q "^-#include <linux/capability.h>" out &&
@@ -239,7 +215,7 @@ test_expect_success 'fix --dry-run shows the diff and changes nothing' '
 '
 
 test_expect_success 'fix makes one verified commit a finding, each compiling' '
-	repo f2 && cd f2 && git tag start &&
+	example_repo f2 && cd f2 && git tag start &&
 	hdrslim fix --verify --kinds=unused,forward-declarable include/linux/sched.h >out 2>err &&
 	cat out err &&
 	git log --reverse --format=%s start..HEAD >subjects &&
@@ -254,7 +230,7 @@ test_expect_success 'fix makes one verified commit a finding, each compiling' '
 '
 
 test_expect_success 'fix drops a change that fails verification and keeps the tree clean' '
-	repo f3 && cd f3 && git tag start &&
+	example_repo f3 && cd f3 && git tag start &&
 	cat >../fail-all <<-\EOF &&
 	#!/bin/sh
 	echo "x.c:1:1: error: injected failure" >&2
@@ -264,7 +240,7 @@ test_expect_success 'fix drops a change that fails verification and keeps the tr
 	# before the change the wrapper fails too: not a regression, so it lands
 	hdrslim fix --verify --cc-wrapper ../fail-all --kinds=unused include/linux/sched.h >out 2>err &&
 	test "$(git rev-list --count start..HEAD)" = 1 &&
-	cd .. && repo f4 && cd f4 && git tag start && REPO=$PWD && export REPO &&
+	cd .. && example_repo f4 && cd f4 && git tag start && REPO=$PWD && export REPO &&
 	cat >../fail-new <<-\EOF &&
 	#!/bin/sh
 	grep -q capability "$REPO/include/linux/sched.h" && exec "$@"
@@ -278,16 +254,16 @@ test_expect_success 'fix drops a change that fails verification and keeps the tr
 '
 
 test_expect_success 'fix --squash-per-file: one commit for a file'"'"'s findings' '
-	repo f5 && cd f5 && git tag start &&
+	example_repo f5 && cd f5 && git tag start &&
 	hdrslim fix --squash-per-file --kinds=unused,forward-declarable include/linux/sched.h >out 2>err &&
 	test "$(git rev-list --count start..HEAD)" = 1 &&
 	git log -1 --format=%s | grep -q "^sched: Clean up the includes of <linux/sched.h>" &&
 	! grep -q "linux/capability.h\|linux/mm_types.h" include/linux/sched.h &&
-	compiles_all
+	example_compiles "${CONFIGS[@]:1}"
 '
 
 test_expect_success 'fix refuses a dirty tree unless --allow-dirty' '
-	repo f6 && cd f6 &&
+	example_repo f6 && cd f6 &&
 	echo "/* local */" >>kernel/exit.c &&
 	test_expect_code 2 hdrslim fix --kinds=unused include/linux/sched.h 2>err &&
 	grep -q "uncommitted change.*--allow-dirty" err &&

@@ -24,18 +24,6 @@ export TMPDIR
 mkdir -p "$TMPDIR"
 EXAMPLE=$TEST_DIRECTORY/../examples/sched
 
-new_repo () {
-	rm -rf "$1"
-	cp -R "$EXAMPLE" "$1"
-	(
-		cd "$1" &&
-		git init -q &&
-		git config user.name "hdrslim tests" &&
-		git config user.email "tests@hdrslim.invalid" &&
-		git add -A &&
-		git commit -q -m initial
-	)
-}
 
 # snapshot DIR OUT: every file of DIR (outside .git) with mode, mtime to
 # the nanosecond and checksum, then git's view (HEAD, branch, status,
@@ -83,7 +71,7 @@ field () {
 }
 
 test_expect_success 'setup: a commit that removes <linux/capability.h> from sched.h, work in progress on top' '
-	new_repo r &&
+	example_repo r &&
 	REV1=$(cd r && git rev-parse HEAD) &&
 	sed -i "/#include <linux\/capability.h>/d" r/include/linux/sched.h &&
 	(cd r && git commit -q -a -m "sched: Remove <linux/capability.h> from <linux/sched.h>") &&

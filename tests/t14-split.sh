@@ -21,23 +21,7 @@ group_of () {
 		tr ' ' '\n' | sed '/^$/d' | sort | tr '\n' ' ' | sed 's/ $//'
 }
 
-repo () {
-	rm -rf "$1"
-	mkdir -p "$1"
-	cp -R "${2:-$EXAMPLE}/." "$1"
-	(cd "$1" && git init -q && git config user.name "hdrslim test" &&
-		git config user.email test@hdrslim.invalid && git add -A && git commit -qm init)
-}
 
-compiles_all () {
-	local f c
-	for f in $(find . -name '*.c' | sort); do
-		for c in "" -DCONFIG_SMP -DCONFIG_HOTPLUG_CPU "-DCONFIG_SMP -DCONFIG_HOTPLUG_CPU"; do
-			gcc -std=gnu11 -Wall -Werror -fsyntax-only -Iinclude $c "$f" ||
-				{ echo "does not compile: $f $c"; return 1; }
-		done
-	done
-}
 
 test_expect_success 'the debug API is one group, named sched/debug.h' '
 	hdrslim split "$EXAMPLE" include/linux/sched.h >out &&
@@ -71,14 +55,14 @@ test_expect_success 'declarations nothing rare uses stay in the core; --json agr
 '
 
 test_expect_success 'the proposal as a plan: series --verify makes commits that all compile' '
-	repo r1 && cd r1 && git tag start &&
+	example_repo r1 && cd r1 && git tag start &&
 	hdrslim split . include/linux/sched.h --plan ../split.plan >/dev/null &&
 	grep -q "^split include/linux/sched.h -> include/linux/sched/debug.h: SCHED_DEBUG_FILTER_ALL" ../split.plan &&
 	grep -q "^unbackinclude include/linux/sched.h include/linux/sched/hotplug.h" ../split.plan &&
 	grep -q "^drop include/linux/sched.h <linux/topology.h>" ../split.plan &&
 	hdrslim series --verify . ../split.plan >log 2>&1 &&
 	for c in $(git rev-list --reverse start..HEAD); do
-		git checkout -q $c && compiles_all || return 1
+		git checkout -q $c && example_compiles -DCONFIG_SMP -DCONFIG_HOTPLUG_CPU "-DCONFIG_SMP -DCONFIG_HOTPLUG_CPU" || return 1
 	done &&
 	git checkout -q hdrslim/split &&
 	test $(wc -l <include/linux/sched.h) -lt $(git show start:include/linux/sched.h | wc -l)
@@ -179,7 +163,7 @@ test_expect_success 'edge: a struct the rest uses by pointer may leave; the head
 '
 
 test_expect_success 'edge: the proposal runs as a series whose every commit compiles' '
-	repo e1 "$TRASH_DIRECTORY/edge" && cd e1 && git tag start &&
+	example_repo e1 "$TRASH_DIRECTORY/edge" && cd e1 && git tag start &&
 	hdrslim split --max-share 0.25 --min-lines 4 . include/big.h --plan ../edge.plan >/dev/null &&
 	hdrslim series --verify . ../edge.plan >log 2>&1 &&
 	test "$(git rev-list --count start..HEAD)" = 4 &&
