@@ -974,43 +974,12 @@ static void build_rev(Check *ck)
 	if (ck->rev_built)
 		return;
 	ck->rev_built = true;
-	Session *s = ck->s;
-	int n = s->ft.nfiles;
-	VEC(int) from = {0}, to = {0};
-	IntVec out = {0};
-	for (int f = 0; f < n; f++) {
-		if (!s->ft.files[f].facts || !s->graph || !(s->ft.files[f].flags & F_IN_TREE))
-			continue;
-		int chain = s->cfg.ctxs.v[session_ctx_for_file(s, f)].chain;
-		out.n = 0;
-		graph_file_targets(s->graph, chain, f, &out);
-		for (int k = 0; k < out.n; k++)
-			if (out.v[k] >= 0 && out.v[k] != f) {
-				vec_push(&from, f);
-				vec_push(&to, out.v[k]);
-			}
-	}
-	ck->fwd_off = xcalloc((size_t)n + 1, sizeof(int));
-	for (int k = 0; k < from.n; k++)
-		ck->fwd_off[from.v[k] + 1]++;
-	for (int i = 0; i < n; i++)
-		ck->fwd_off[i + 1] += ck->fwd_off[i];
-	ck->fwd = xmalloc((size_t)to.n * sizeof(int) + 1);
-	for (int k = 0; k < to.n; k++)
-		ck->fwd[k] = to.v[k]; /* from is in file order */
-	ck->rev_off = xcalloc((size_t)n + 1, sizeof(int));
-	for (int k = 0; k < to.n; k++)
-		ck->rev_off[to.v[k] + 1]++;
-	for (int i = 0; i < n; i++)
-		ck->rev_off[i + 1] += ck->rev_off[i];
-	ck->rev = xmalloc((size_t)to.n * sizeof(int) + 1);
-	int *fill = xcalloc((size_t)n + 1, sizeof(int));
-	for (int k = 0; k < to.n; k++)
-		ck->rev[ck->rev_off[to.v[k]] + fill[to.v[k]]++] = from.v[k];
-	free(fill);
-	vec_free(&from);
-	vec_free(&to);
-	vec_free(&out);
+	IncludeEdges e;
+	session_include_edges(ck->s, &e);
+	ck->fwd_off = e.fwd_off;
+	ck->fwd = e.fwd;
+	ck->rev_off = e.rev_off;
+	ck->rev = e.rev;
 }
 
 /* The inverse of the unresolved lists: for a name, the headers that rely

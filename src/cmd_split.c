@@ -77,7 +77,7 @@ typedef struct {
 	VEC(Group) groups;
 	Interner *names;     /* the header's names -> atom_of */
 	IntVec atom_of;
-	int *rev_off, *rev;  /* reverse include graph over all files */
+	IncludeEdges edges;  /* who includes whom, over all files */
 	int nfiles;
 	unsigned char *reach_h; /* files that reach the header */
 	int header_tus;
@@ -96,36 +96,8 @@ static bool tree_source(Session *s, int f, bool *is_c)
 
 static void build_reverse(Split *sp)
 {
-	Session *s = sp->s;
-	int n = s->ft.nfiles;
-	sp->nfiles = n;
-	IntVec from = {0}, to = {0}, out = {0};
-	for (int f = 0; f < n; f++) {
-		bool is_c;
-		if (!tree_source(s, f, &is_c))
-			continue;
-		int ctx = session_ctx_for_file(s, f);
-		out.n = 0;
-		graph_file_targets(s->graph, s->cfg.ctxs.v[ctx].chain, f, &out);
-		for (int k = 0; k < out.n; k++)
-			if (out.v[k] >= 0 && out.v[k] < n) {
-				vec_push(&from, f);
-				vec_push(&to, out.v[k]);
-			}
-	}
-	sp->rev_off = xcalloc((size_t)n + 1, sizeof(int));
-	for (int k = 0; k < to.n; k++)
-		sp->rev_off[to.v[k] + 1]++;
-	for (int i = 0; i < n; i++)
-		sp->rev_off[i + 1] += sp->rev_off[i];
-	sp->rev = xmalloc((size_t)(to.n + 1) * sizeof(int));
-	int *fill = xcalloc((size_t)n + 1, sizeof(int));
-	for (int k = 0; k < to.n; k++)
-		sp->rev[sp->rev_off[to.v[k]] + fill[to.v[k]]++] = from.v[k];
-	free(fill);
-	vec_free(&from);
-	vec_free(&to);
-	vec_free(&out);
+	session_include_edges(sp->s, &sp->edges);
+	sp->nfiles = sp->edges.n;
 }
 
 /* Marks in seen[] every file that reaches one of the starts (and them);
@@ -145,10 +117,10 @@ static int reverse_reach(Split *sp, const int *starts, int n, unsigned char *see
 		bool is_c;
 		if (tree_source(sp->s, f, &is_c) && is_c)
 			tus++;
-		for (int k = sp->rev_off[f]; k < sp->rev_off[f + 1]; k++)
-			if (!seen[sp->rev[k]]) {
-				seen[sp->rev[k]] = 1;
-				vec_push(&stack, sp->rev[k]);
+		for (int k = sp->edges.rev_off[f]; k < sp->edges.rev_off[f + 1]; k++)
+			if (!seen[sp->edges.rev[k]]) {
+				seen[sp->edges.rev[k]] = 1;
+				vec_push(&stack, sp->edges.rev[k]);
 			}
 	}
 	vec_free(&stack);
@@ -968,8 +940,7 @@ static void split_free(Split *sp)
 	if (sp->names)
 		interner_free(sp->names);
 	vec_free(&sp->atom_of);
-	free(sp->rev_off);
-	free(sp->rev);
+	include_edges_free(&sp->edges);
 	free(sp->reach_h);
 	edit_free(&sp->text);
 }

@@ -399,3 +399,52 @@ int session_status(void)
 {
 	return diag_errors ? EXIT_FINDINGS : EXIT_OK;
 }
+
+void session_include_edges(Session *s, IncludeEdges *e)
+{
+	int n = s->ft.nfiles;
+	e->n = n;
+	IntVec from = {0}, to = {0}, out = {0};
+	for (int f = 0; f < n; f++) {
+		if (!s->ft.files[f].facts || !s->graph || !(s->ft.files[f].flags & F_IN_TREE))
+			continue;
+		int chain = s->cfg.ctxs.v[session_ctx_for_file(s, f)].chain;
+		out.n = 0;
+		graph_file_targets(s->graph, chain, f, &out);
+		for (int k = 0; k < out.n; k++)
+			if (out.v[k] >= 0 && out.v[k] != f) {
+				vec_push(&from, f);
+				vec_push(&to, out.v[k]);
+			}
+	}
+	e->fwd_off = xcalloc((size_t)n + 1, sizeof(int));
+	for (int k = 0; k < from.n; k++)
+		e->fwd_off[from.v[k] + 1]++;
+	for (int i = 0; i < n; i++)
+		e->fwd_off[i + 1] += e->fwd_off[i];
+	e->fwd = xmalloc((size_t)to.n * sizeof(int) + 1);
+	for (int k = 0; k < to.n; k++)
+		e->fwd[k] = to.v[k]; /* from is in file order */
+	e->rev_off = xcalloc((size_t)n + 1, sizeof(int));
+	for (int k = 0; k < to.n; k++)
+		e->rev_off[to.v[k] + 1]++;
+	for (int i = 0; i < n; i++)
+		e->rev_off[i + 1] += e->rev_off[i];
+	e->rev = xmalloc((size_t)to.n * sizeof(int) + 1);
+	int *fill = xcalloc((size_t)n + 1, sizeof(int));
+	for (int k = 0; k < to.n; k++)
+		e->rev[e->rev_off[to.v[k]] + fill[to.v[k]]++] = from.v[k];
+	free(fill);
+	vec_free(&from);
+	vec_free(&to);
+	vec_free(&out);
+}
+
+void include_edges_free(IncludeEdges *e)
+{
+	free(e->fwd_off);
+	free(e->fwd);
+	free(e->rev_off);
+	free(e->rev);
+	memset(e, 0, sizeof(*e));
+}

@@ -78,6 +78,18 @@ const char *session_path(Session *s, int file);
  * its own, while the analyses work.  No file may be lexed after this. */
 void session_save_cache_early(Session *s);
 void session_close(Session *s);
+
+/* The tree's include edges (union graph; each file under its own
+ * context; self-includes left out) as CSR arrays over file ids: the files
+ * f includes are fwd[fwd_off[f] .. fwd_off[f + 1]), its includers
+ * rev[rev_off[f] .. rev_off[f + 1]).  For fallout (check) and audiences
+ * (split). */
+typedef struct {
+	int n;
+	int *fwd_off, *fwd, *rev_off, *rev;
+} IncludeEdges;
+void session_include_edges(Session *s, IncludeEdges *e);
+void include_edges_free(IncludeEdges *e);
 /* Exit status for the run: 1 when the analysed code had errors. */
 int session_status(void);
 
