@@ -35,6 +35,11 @@ typedef struct {
 	uint32_t line;
 } UseRef;
 
+/* One use of a name: file and index in its uses. */
+typedef struct {
+	int file, k;
+} UserRef;
+
 struct Check {
 	Session *s;
 	unsigned kinds;
@@ -48,6 +53,8 @@ struct Check {
 	IntVec *unresolved; /* by file id: names a header's closure cannot provide */
 	bool *has_unresolved;
 	int *need_off, *need; /* CSR: name id -> the headers that leave it unresolved */
+	int *user_off;        /* CSR: name id -> the files that use it */
+	UserRef *users;
 	/* whole-tree reverse include edges, for fallout */
 	int *rev_off, *rev;
 	int *fwd_off, *fwd;  /* and forward */
@@ -75,17 +82,28 @@ static void findings_free_one(Finding *f);
 
 /* ---- the symbol index ---- */
 
+/* The interned text of a name: "struct NAME" for a tag (buf holds it);
+ * (size_t)-1 for a tag name too long to intern. */
+static size_t provide_text(const char *s, size_t n, bool tag, char *buf, size_t cap, const char **out)
+{
+	if (!tag) {
+		*out = s;
+		return n;
+	}
+	if (n > cap - 8)
+		return (size_t)-1;
+	memcpy(buf, "struct ", 7);
+	memcpy(buf + 7, s, n);
+	*out = buf;
+	return n + 7;
+}
+
 static int name_id(Interner *in, const char *s, size_t n, bool tag, bool add)
 {
 	char buf[300];
-	if (tag) {
-		if (n > sizeof(buf) - 8)
-			return -1;
-		memcpy(buf, "struct ", 7);
-		memcpy(buf + 7, s, n);
-		s = buf;
-		n += 7;
-	}
+	n = provide_text(s, n, tag, buf, sizeof(buf), &s);
+	if (n == (size_t)-1)
+		return -1;
 	return add ? intern(in, s, n) : intern_find(in, s, n);
 }
 
@@ -357,6 +375,60 @@ static bool in_ranges(const uint32_t *rg, int n, uint32_t line)
 	return false;
 }
 
+/* Runs fn on `threads` threads (the caller's one of them). */
+static void run_threads(void *(*fn)(void *), void *arg, int threads)
+{
+	pthread_t tid[64];
+	int started = 0;
+	for (int t = 1; t < threads && t < 64; t++)
+		if (pthread_create(&tid[started], NULL, fn, arg) == 0)
+			started++;
+	fn(arg);
+	for (int t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+}
+
+/* The hashes of every provided name ("struct NAME" for a tag), by
+ * position in file order; off[f] is file f's first. */
+typedef struct {
+	FileTable *ft;
+	int *off;
+	uint32_t *hash;
+	int next;
+} HashJob;
+
+static void *hash_worker(void *arg)
+{
+	HashJob *job = arg;
+	FileTable *ft = job->ft;
+	char buf[300];
+	for (;;) {
+		int from = __atomic_fetch_add(&job->next, 256, __ATOMIC_RELAXED);
+		if (from >= ft->nfiles)
+			break;
+		int to = from + 256 < ft->nfiles ? from + 256 : ft->nfiles;
+		for (int f = from; f < to; f++) {
+			const Symbols *sy = ft->files[f].syms;
+			for (uint32_t k = 0; sy && k < sy->nprovides; k++) {
+				const SymEntry *e = &sym_provides(sy)[k];
+				const char *t;
+				size_t n = provide_text(sym_name(sy, e), e->name_len, sym_is_tag_kind(e->kind), buf, sizeof(buf), &t);
+				job->hash[job->off[f] + (int)k] = n == (size_t)-1 ? 0 : intern_hash(t, n);
+			}
+		}
+	}
+	return NULL;
+}
+
+/* name_id for a provide whose hash is known; -1 for a tag name too long */
+static int provide_id(Interner *in, const char *s, size_t n, bool tag, uint32_t hash)
+{
+	char buf[300];
+	const char *t;
+	size_t len = provide_text(s, n, tag, buf, sizeof(buf), &t);
+	return len == (size_t)-1 ? -1 : intern_hashed(in, t, len, hash);
+}
+
 static void build_index(Check *ck)
 {
 	FileTable *ft = &ck->s->ft;
@@ -370,15 +442,30 @@ static void build_index(Check *ck)
 	vec_free(&all);
 	phase("symbol-index");
 	ck->names = interner_new();
-	/* name ids of provides, counted, then placed */
+	/* name ids of provides, counted, then placed: the names hashed on
+	 * every core first, then interned in file order (so ids do not
+	 * depend on the number of threads) with the table's cache misses
+	 * overlapped by prefetching */
+	HashJob hj = {.ft = ft};
+	hj.off = xcalloc((size_t)ft->nfiles + 1, sizeof(int));
+	for (int f = 0; f < ft->nfiles; f++)
+		hj.off[f + 1] = hj.off[f] + (ft->files[f].syms ? (int)ft->files[f].syms->nprovides : 0);
+	int nprov = hj.off[ft->nfiles];
+	hj.hash = xmalloc((size_t)nprov * sizeof(uint32_t) + 1);
+	run_threads(hash_worker, &hj, ck->s->opt->jobs);
+	intern_reserve(ck->names, nprov / 2);
 	IntVec ids = {0}, count = {0};
-	for (int f = 0; f < ft->nfiles; f++) {
+	vec_grow(&ids, nprov);
+	enum { AHEAD = 16 };
+	for (int f = 0, at = 0; f < ft->nfiles; f++) {
 		const Symbols *sy = ft->files[f].syms;
 		if (!sy)
 			continue;
-		for (uint32_t k = 0; k < sy->nprovides; k++) {
+		for (uint32_t k = 0; k < sy->nprovides; k++, at++) {
+			if (at + AHEAD < nprov)
+				intern_prefetch(ck->names, hj.hash[at + AHEAD]);
 			const SymEntry *e = &sym_provides(sy)[k];
-			int id = name_id(ck->names, sym_name(sy, e), e->name_len, sym_is_tag_kind(e->kind), true);
+			int id = provide_id(ck->names, sym_name(sy, e), e->name_len, sym_is_tag_kind(e->kind), hj.hash[at]);
 			if (id < 0) /* a tag name too long to intern: a name no use can match */
 				id = name_id(ck->names, "", 0, false, true);
 			vec_push(&ids, id);
@@ -387,7 +474,12 @@ static void build_index(Check *ck)
 			count.v[id]++;
 		}
 	}
+	free(hj.hash);
+	free(hj.off);
+	phase("symbol-provides");
 	int nnames = intern_count(ck->names);
+	if (ck->s->opt->stats)
+		fprintf(stderr, "hdrslim: stats: symbol index: %d provides, %d distinct names\n", ids.n, nnames);
 	ck->prov_off = xcalloc((size_t)nnames + 1, sizeof(int));
 	for (int i = 0; i < nnames; i++)
 		ck->prov_off[i + 1] = ck->prov_off[i] + (i < count.n ? count.v[i] : 0);
@@ -434,18 +526,11 @@ static void build_index(Check *ck)
 		ck->fprov_off[f + 1] = ck->fprov_off[f] + (ft->files[f].syms ? (int)ft->files[f].syms->nprovides : 0);
 	ck->fprov = ids.v;
 	vec_free(&count);
+	phase("symbol-uses");
 	/* uses, as name ids (lookups only: in parallel) */
 	ck->uses = xcalloc((size_t)ft->nfiles + 1, sizeof(*ck->uses));
 	UsesJob job = {ck, 0};
-	int threads = ck->s->opt->jobs;
-	pthread_t tid[64];
-	int started = 0;
-	for (int t = 1; t < threads && t < 64; t++)
-		if (pthread_create(&tid[started], NULL, uses_worker, &job) == 0)
-			started++;
-	uses_worker(&job);
-	for (int t = 0; t < started; t++)
-		pthread_join(tid[t], NULL);
+	run_threads(uses_worker, &job, ck->s->opt->jobs);
 	ck->unresolved = xcalloc((size_t)ft->nfiles + 1, sizeof(IntVec));
 	ck->has_unresolved = xcalloc((size_t)ft->nfiles + 1, 1);
 }
@@ -484,13 +569,23 @@ typedef struct {
 	 * for certain some other way. */
 	IntVec cert1, cert2, coff, csucc;
 	bool c_in_closure;   /* a .c file besides the root: scan all provides */
+	uint64_t *inclos;    /* by file id: a bit per file of the closure, so
+			      * scanning a name's providers stays in cache */
+	IntVec inclos_set;   /* the files whose bits are set */
 	uint32_t *rmark;     /* by name id: == epoch when the root provides it */
 	uint16_t *rkinds;    /* ... with these kinds (bit set of SymKind) */
 	uint32_t repoch;
 	IntVec prov_nodes;
 	IntVec prov_cert;    /* by index in prov_nodes: provides it for certain */
+	IntVec effp_off, effp, effp_np; /* check_file: each use's providers */
 	IntVec exp_pairs;    /* (node, node that exports it) pairs */
-	uint32_t *fmark, fepoch; /* fallout: by file id */
+	uint32_t *fmark, fepoch; /* fallout: by file id, == fepoch leaving */
+	uint32_t *reach_mark, reach_epoch; /* by file id: reaches reach_of */
+	int reach_of;        /* the header whose includers are in reach */
+	IntVec reach;        /* files reaching it, breadth first from it */
+	int *reach_pos;      /* by file id: index in reach */
+	long reach_uses;     /* the uses of those files, summed */
+	VEC(UserRef) hits;   /* fallout: (reach index, use index) */
 	IntVec lnames;       /* fallout: open-addressing set of the names that
 			      * may leave (small, so it stays in cache) */
 	int *seed_memo;      /* by name id: offset in seed_pool, -1 not yet */
@@ -504,9 +599,13 @@ typedef struct {
 
 static void ivec_fill(IntVec *v, int n, int value)
 {
-	v->n = 0;
-	for (int i = 0; i < n; i++)
-		vec_push(v, value);
+	vec_grow(v, n);
+	v->n = n;
+	if (value == 0 || value == -1)
+		memset(v->v, value, (size_t)n * sizeof(int));
+	else
+		for (int i = 0; i < n; i++)
+			v->v[i] = value;
 }
 
 static unsigned avail(const Root *r, int v)
@@ -605,8 +704,17 @@ static void root_free(Root *r)
 	vec_free(&r->stack);
 	vec_free(&r->prov_nodes);
 	vec_free(&r->prov_cert);
+	vec_free(&r->effp_off);
+	vec_free(&r->effp);
+	vec_free(&r->effp_np);
 	vec_free(&r->exp_pairs);
 	free(r->fmark);
+	free(r->inclos);
+	vec_free(&r->inclos_set);
+	free(r->reach_mark);
+	free(r->reach_pos);
+	vec_free(&r->reach);
+	vec_free(&r->hits);
 	vec_free(&r->lnames);
 	free(r->seed_memo);
 	free(r->rmark);
@@ -632,6 +740,18 @@ static void load_root(Check *ck, Root *r, int file)
 	session_tu(ck->s, &u, &r->g);
 	tu_build_csr(&r->g);
 	label(r, ck->s->ft.files[file].facts);
+	if (!r->inclos)
+		r->inclos = xcalloc((size_t)ck->nfiles / 64 + 1, sizeof(uint64_t));
+	for (int i = 0; i < r->inclos_set.n; i++)
+		r->inclos[r->inclos_set.v[i] >> 6] = 0;
+	r->inclos_set.n = 0;
+	for (int v = 0; v < r->g.nodes.n; v++) {
+		int f = r->g.nodes.v[v];
+		if (f < ck->nfiles) {
+			r->inclos[f >> 6] |= 1ull << (f & 63);
+			vec_push(&r->inclos_set, f);
+		}
+	}
 	r->c_in_closure = false;
 	for (int v = 1; v < r->g.nodes.n && !r->c_in_closure; v++)
 		r->c_in_closure = ck->is_c[r->g.nodes.v[v]];
@@ -707,6 +827,14 @@ static bool root_satisfies(const Root *r, int id, int flags)
 	return false;
 }
 
+/* The node of file in the root's closure, -1 when it is not there. */
+static inline int closure_node(const Root *r, int file)
+{
+	if (!(r->inclos[file >> 6] >> (file & 63) & 1))
+		return -1;
+	return tu_find(&r->g, file);
+}
+
 /* Where the provides worth looking at for this root end. */
 static int prov_end(const Check *ck, const Root *r, int id)
 {
@@ -726,7 +854,7 @@ static int providers(Check *ck, Root *r, int id, int flags)
 		const Prov *p = &ck->provs[k];
 		if (!satisfies(p->kind, flags))
 			continue;
-		int node = tu_find(&r->g, p->file);
+		int node = closure_node(r, p->file);
 		if (node < 0)
 			continue;
 		if (node == 0)
@@ -812,7 +940,7 @@ static int seed_providers(Check *ck, Root *r, int id)
 			const Prov *p = &ck->provs[k];
 			if (p->kind != SK_SEED)
 				continue;
-			int node = tu_find(&r->g, p->file);
+			int node = closure_node(r, p->file);
 			if (node > 0)
 				add_unique(&r->prov_nodes, node);
 		}
@@ -832,7 +960,7 @@ static int all_providers(Check *ck, Root *r, int id, int flags)
 		const Prov *p = &ck->provs[k];
 		if ((flags & UF_PROTO) ? p->kind != SK_FUNC_DECL : !satisfies(p->kind, flags))
 			continue;
-		int node = tu_find(&r->g, p->file);
+		int node = closure_node(r, p->file);
 		if (node < 0 || (node == 0 && (flags & UF_PROTO)))
 			continue;
 		if (node == 0)
@@ -1030,7 +1158,7 @@ static int fallout_home(Root *r, int c, int best_prov, bool cond)
 }
 
 /* Whether header h meets the finding's header in some TU: some file that
- * reaches h also reaches the header (fmark == e + 1).  A bounded search;
+ * reaches h also reaches the header (in r->reach, not leaving).  A bounded search;
  * past the bound, assume it does. */
 static bool meets(Check *ck, Root *r, int h, uint32_t e)
 {
@@ -1042,7 +1170,7 @@ static bool meets(Check *ck, Root *r, int h, uint32_t e)
 		if (qi > 4000)
 			return true;
 		int f = q->v[qi];
-		if (r->fmark[f] == e + 1)
+		if (r->reach_mark[f] == r->reach_epoch && r->fmark[f] != e)
 			return true;
 		for (int k = ck->rev_off[f]; k < ck->rev_off[f + 1]; k++) {
 			int z = ck->rev[k];
@@ -1072,7 +1200,7 @@ static void fallout_of_needers(Check *ck, Root *r, Finding *fd, const IntVec *le
 			int id = ck->fprov[k];
 			for (int j = ck->need_off[id]; j < ck->need_off[id + 1]; j++) {
 				int h = ck->need[j];
-				if (h == fd->file || r->fmark[h] == e || r->fmark[h] == e + 1)
+				if (h == fd->file || r->fmark[h] == e || r->reach_mark[h] == r->reach_epoch)
 					continue; /* leaving, or handled as a file reaching it */
 				/* already a fallout file with this name? */
 				Fallout *fo = NULL;
@@ -1143,15 +1271,100 @@ static bool lset_has(const IntVec *set, int id)
 	}
 }
 
+/* r->reach: the files that reach `file` over reverse include edges, not
+ * through a file marked leaving (fmark == e; none when e is 0), breadth
+ * first from it, with their uses summed.  The same for every finding of a
+ * file, so computed once per file unless a leaving file is among them. */
+static void compute_reach(Check *ck, Root *r, int file, uint32_t e)
+{
+	if (!r->reach_mark) {
+		r->reach_mark = xcalloc((size_t)ck->nfiles + 1, sizeof(uint32_t));
+		r->reach_pos = xcalloc((size_t)ck->nfiles + 1, sizeof(int));
+	}
+	r->reach_epoch++;
+	r->reach_of = e ? -1 : file; /* a reach that skips leaving files is not reused */
+	r->reach.n = 0;
+	r->reach_uses = 0;
+	vec_push(&r->reach, file);
+	r->reach_mark[file] = r->reach_epoch;
+	r->reach_pos[file] = 0;
+	for (int qi = 0; qi < r->reach.n; qi++) {
+		int f = r->reach.v[qi];
+		r->reach_uses += ck->uses[f].n;
+		for (int k = ck->rev_off[f]; k < ck->rev_off[f + 1]; k++) {
+			int z = ck->rev[k];
+			if (r->reach_mark[z] == r->reach_epoch || (e && r->fmark[z] == e))
+				continue;
+			r->reach_mark[z] = r->reach_epoch;
+			r->reach_pos[z] = r->reach.n;
+			vec_push(&r->reach, z);
+		}
+	}
+}
+
+/* Every use of every file: for a name, the files that use it. */
+static void build_users(Check *ck)
+{
+	int nn = intern_count(ck->names);
+	ck->user_off = xcalloc((size_t)nn + 2, sizeof(int));
+	for (int f = 0; f < ck->nfiles; f++)
+		for (int k = 0; k < ck->uses[f].n; k++)
+			ck->user_off[ck->uses[f].v[k].id + 1]++;
+	for (int i = 0; i < nn; i++)
+		ck->user_off[i + 1] += ck->user_off[i];
+	ck->users = xmalloc((size_t)ck->user_off[nn] * sizeof(UserRef) + 1);
+	int *fill = xcalloc((size_t)nn + 1, sizeof(int));
+	for (int f = 0; f < ck->nfiles; f++)
+		for (int k = 0; k < ck->uses[f].n; k++) {
+			int id = ck->uses[f].v[k].id;
+			ck->users[ck->user_off[id] + fill[id]++] = (UserRef){f, k};
+		}
+	free(fill);
+}
+
+static int cmp_userref(const void *a, const void *b)
+{
+	const UserRef *x = a, *y = b;
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	return x->k - y->k;
+}
+
+/* What file z, reaching the header, must include itself to keep its use
+ * k of a leaving name; adds it to fo. */
+static void fallout_use(Check *ck, Root *r, Fallout *fo, int z, int k, uint32_t e, int c)
+{
+	UseRef *u = &ck->uses[z].v[k];
+	if (needs_nothing(u->flags))
+		return;
+	/* providers: some leaving, none that z provides itself or includes
+	 * directly outside the leaving set */
+	int home = -1, best = SK_NKINDS;
+	bool safe = false, home_cond = false;
+	for (int j = ck->prov_off[u->id]; j < ck->prov_off[u->id + 1] && !safe; j++) {
+		const Prov *p = &ck->provs[j];
+		if (!satisfies(p->kind, u->flags))
+			continue;
+		if (p->file == z)
+			safe = true;
+		for (int t = ck->fwd_off[z]; t < ck->fwd_off[z + 1] && !safe && !p->cond; t++)
+			safe = ck->fwd[t] == p->file; /* z includes it itself */
+		if (!safe && r->fmark[p->file] == e && (p->kind < best || (p->kind == best && home_cond && !p->cond)))
+			best = p->kind, home = p->file, home_cond = p->cond;
+	}
+	if (safe || home < 0)
+		return;
+	add_unique(&fo->add, public_home(ck, z, fallout_home(r, c, home, home_cond)));
+	add_unique(&fo->syms, u->id);
+}
+
 static void compute_fallout(Check *ck, Root *r, Finding *fd, const IntVec *leaving, int c)
 {
 	build_rev(ck);
 	int n = ck->nfiles;
-	if (!r->fmark) {
+	if (!r->fmark)
 		r->fmark = xcalloc((size_t)n + 1, sizeof(uint32_t));
-	}
-	/* epochs: fmark == e leaving, == e + 1 reaches the header */
-	r->fepoch += 2;
+	r->fepoch++;
 	uint32_t e = r->fepoch;
 	int nl = 0;
 	for (int i = 0; i < leaving->n; i++) {
@@ -1166,50 +1379,54 @@ static void compute_fallout(Check *ck, Root *r, Finding *fd, const IntVec *leavi
 	for (int i = 0; i < leaving->n; i++)
 		for (int k = ck->fprov_off[leaving->v[i]]; k < ck->fprov_off[leaving->v[i] + 1]; k++)
 			lset_add(&r->lnames, ck->fprov[k]);
-	/* files that reach the header */
-	r->stack.n = 0;
-	vec_push(&r->stack, fd->file);
-	if (r->fmark[fd->file] != e)
-		r->fmark[fd->file] = e + 1;
-	for (int qi = 0; qi < r->stack.n; qi++) {
-		int f = r->stack.v[qi];
-		for (int k = ck->rev_off[f]; k < ck->rev_off[f + 1]; k++) {
-			int z = ck->rev[k];
-			if (r->fmark[z] == e || r->fmark[z] == e + 1)
+	/* the files that reach the header; through a leaving file only
+	 * where the includes go round a cycle, which needs its own walk */
+	if (r->reach_of != fd->file)
+		compute_reach(ck, r, fd->file, 0);
+	bool cycle = false;
+	for (int i = 0; i < leaving->n && !cycle; i++)
+		cycle = leaving->v[i] != fd->file && r->reach_mark[leaving->v[i]] == r->reach_epoch;
+	if (cycle)
+		compute_reach(ck, r, fd->file, e);
+	/* the uses of leaving names in those files: from the files' side or
+	 * from the names' side, whichever is less to read; in reach order */
+	r->hits.n = 0;
+	long by_names = 0;
+	for (int i = 0; i < cap; i++)
+		if (r->lnames.v[i] >= 0)
+			by_names += ck->user_off[r->lnames.v[i] + 1] - ck->user_off[r->lnames.v[i]];
+	if (by_names < r->reach_uses) {
+		for (int i = 0; i < cap; i++) {
+			int id = r->lnames.v[i];
+			if (id < 0)
 				continue;
-			r->fmark[z] = e + 1;
-			vec_push(&r->stack, z);
+			for (int j = ck->user_off[id]; j < ck->user_off[id + 1]; j++) {
+				int z = ck->users[j].file;
+				if (z == fd->file || r->reach_mark[z] != r->reach_epoch || r->fmark[z] == e)
+					continue;
+				UserRef h = {r->reach_pos[z], ck->users[j].k};
+				vec_push(&r->hits, h);
+			}
+		}
+		if (r->hits.n > 1)
+			qsort(r->hits.v, (size_t)r->hits.n, sizeof(UserRef), cmp_userref);
+	} else {
+		for (int qi = 1; qi < r->reach.n; qi++) {
+			int z = r->reach.v[qi];
+			if (r->fmark[z] == e)
+				continue;
+			for (int k = 0; k < ck->uses[z].n; k++)
+				if (lset_has(&r->lnames, ck->uses[z].v[k].id)) {
+					UserRef h = {qi, k};
+					vec_push(&r->hits, h);
+				}
 		}
 	}
-	for (int qi = 1; qi < r->stack.n; qi++) {
-		int z = r->stack.v[qi];
-		if (r->fmark[z] == e)
-			continue;
+	for (int i = 0; i < r->hits.n;) {
+		int pos = r->hits.v[i].file, z = r->reach.v[pos];
 		Fallout fo = {.file = z};
-		for (int k = 0; k < ck->uses[z].n; k++) {
-			UseRef *u = &ck->uses[z].v[k];
-			if (!lset_has(&r->lnames, u->id) || needs_nothing(u->flags))
-				continue;
-			/* providers: some leaving, none that z provides itself or
-			 * includes directly outside the leaving set */
-			int home = -1, best = SK_NKINDS;
-			bool safe = false, home_cond = false;
-			for (int j = ck->prov_off[u->id]; j < ck->prov_off[u->id + 1] && !safe; j++) {
-				const Prov *p = &ck->provs[j];
-				if (!satisfies(p->kind, u->flags))
-					continue;
-				if (p->file == z)
-					safe = true;
-				for (int t = ck->fwd_off[z]; t < ck->fwd_off[z + 1] && !safe && !p->cond; t++)
-					safe = ck->fwd[t] == p->file; /* z includes it itself */
-				if (!safe && r->fmark[p->file] == e && (p->kind < best || (p->kind == best && home_cond && !p->cond)))
-					best = p->kind, home = p->file, home_cond = p->cond;
-			}
-			if (safe || home < 0)
-				continue;
-			add_unique(&fo.add, public_home(ck, z, fallout_home(r, c, home, home_cond)));
-			add_unique(&fo.syms, u->id);
-		}
+		for (; i < r->hits.n && r->hits.v[i].file == pos; i++)
+			fallout_use(ck, r, &fo, z, r->hits.v[i].k, e, c);
 		if (fo.add.n)
 			vec_push(&fd->fallout, fo);
 		else {
@@ -1218,6 +1435,8 @@ static void compute_fallout(Check *ck, Root *r, Finding *fd, const IntVec *leavi
 		}
 	}
 	fallout_of_needers(ck, r, fd, leaving, e, c);
+	if (cycle)
+		r->reach_of = -1;
 }
 
 static bool wanted(const Check *ck, int kind)
@@ -1427,9 +1646,18 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	uint8_t *keep = xcalloc((size_t)nre + 1, 1);
 	uint8_t *used_node = xcalloc((size_t)r->n + 1, 1); /* provides a name the file uses */
 	int lines[64], nlines;
+	/* every use's providers, kept for the findings below: effp_off[k]
+	 * is where use k's are in effp, effp_np[k] all_providers' count */
+	r->effp_off.n = 0;
+	r->effp.n = 0;
+	ivec_fill(&r->effp_np, eff.n, 0);
 	for (int k = 0; k < eff.n; k++) {
 		EffUse *e = &eff.v[k];
 		int np = all_providers(ck, r, e->id, e->flags);
+		vec_push(&r->effp_off, r->effp.n);
+		r->effp_np.v[k] = np;
+		for (int j = 0; j < np; j++)
+			vec_push(&r->effp, r->prov_nodes.v[j]);
 		if (np < 0)
 			continue;
 		if (np == 0 && !seed_providers(ck, r, e->id))
@@ -1455,6 +1683,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 			vec_push(&deps[c], k);
 		}
 	}
+	vec_push(&r->effp_off, r->effp.n);
 	for (int c = 0; c < nre; c++)
 		uses_itself[c] = used_node[r->redges.v[c].node];
 	const Symbols *own_syms = syms_of(ck, file);
@@ -1495,9 +1724,9 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 				EffUse *e = &eff.v[deps[c].v[j]];
 				if (e->from >= 0)
 					movable = false; /* needed by a header: not the file's to move */
-				all_providers(ck, r, e->id, e->flags);
-				for (int q = 0; q < r->prov_nodes.n; q++)
-					if (r->prov_nodes.v[q] == re->node)
+				int kk = deps[c].v[j];
+				for (int q = r->effp_off.v[kk]; q < r->effp_off.v[kk + 1]; q++)
+					if (r->effp.v[q] == re->node)
 						movable = false;
 			}
 			if (movable)
@@ -1514,10 +1743,10 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 		if (kind == FK_REDUNDANT) {
 			for (int k = 0; k < eff.n; k++) {
 				EffUse *e = &eff.v[k];
-				if (e->from >= 0 || all_providers(ck, r, e->id, e->flags) <= 0)
+				if (e->from >= 0 || r->effp_np.v[k] <= 0)
 					continue;
-				for (int q = 0; q < r->prov_nodes.n; q++)
-					if (r->prov_nodes.v[q] == re->node)
+				for (int q = r->effp_off.v[k]; q < r->effp_off.v[k + 1]; q++)
+					if (r->effp.v[q] == re->node)
 						add_unique(&fd.syms, e->id);
 			}
 			/* the way it comes anyway: a certain one when there is */
@@ -1664,6 +1893,8 @@ void check_free(Check *ck)
 	free(ck->has_unresolved);
 	free(ck->need_off);
 	free(ck->need);
+	free(ck->user_off);
+	free(ck->users);
 	free(ck->prov_off);
 	free(ck->provs);
 	free(ck->prov_hdr_end);
@@ -1784,6 +2015,7 @@ static void *worker(void *arg)
 {
 	Job *job = arg;
 	Root r = {0};
+	r.reach_of = -1;
 	FindingVec mine = {0};
 	for (;;) {
 		int i = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
@@ -1845,6 +2077,7 @@ void check_run(Check *ck, const int *files, int n, FindingVec *out)
 	run_parallel(&job, s->pp ? 1 : s->opt->jobs); /* exact walks share one table */
 	vec_free(&headers);
 	build_needers(ck);
+	build_users(ck);
 	phase("check-files");
 	job = (Job){.ck = ck, .files = files, .n = n};
 	run_parallel(&job, s->pp ? 1 : s->opt->jobs); /* exact walks share one table */

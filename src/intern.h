@@ -22,6 +22,13 @@ int intern(Interner *in, const char *s, size_t n);
 int intern_cstr(Interner *in, const char *s);
 /* id of s[0..n) if present, else -1. */
 int intern_find(const Interner *in, const char *s, size_t n);
+/* The same with the hash given (intern_hash of the bytes). */
+uint32_t intern_hash(const char *s, size_t n);
+int intern_hashed(Interner *in, const char *s, size_t n, uint32_t hash);
+/* Room for `more` new strings without growing; a hint to start loading
+ * the slot a string of this hash probes first. */
+void intern_reserve(Interner *in, int more);
+void intern_prefetch(const Interner *in, uint32_t hash);
 const char *intern_str(const Interner *in, int id);
 int intern_len(const Interner *in, int id);
 int intern_count(const Interner *in);
