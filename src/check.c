@@ -429,13 +429,19 @@ static int provide_id(Interner *in, const char *s, size_t n, bool tag, uint32_t 
 	return len == (size_t)-1 ? -1 : intern_hashed(in, t, len, hash);
 }
 
+/* Whether the run needs file's symbols (see Session.scope). */
+static bool in_scope(const Session *s, int file)
+{
+	return !s->scope || (file < s->nscope && s->scope[file]);
+}
+
 static void build_index(Check *ck)
 {
 	FileTable *ft = &ck->s->ft;
 	ck->nfiles = ft->nfiles;
 	IntVec all = {0};
 	for (int i = 0; i < ft->nfiles; i++)
-		if (ft->files[i].facts)
+		if (ft->files[i].facts && in_scope(ck->s, i))
 			vec_push(&all, i);
 	phase("symbols");
 	fs_symbols_all(ft, all.v, all.n, ck->s->opt->jobs);
@@ -2205,6 +2211,108 @@ char *check_spelling(Check *ck, int from, int target)
 	return sb.buf;
 }
 
+/* Whether the spelled name (n bytes) may name the file whose tree key is
+ * k through some include directory: its tail at a '/' boundary, leading
+ * ./ and ../ aside. */
+static bool key_tail(const char *k, const char *name, size_t n)
+{
+	for (;;) {
+		if (n >= 2 && name[0] == '.' && name[1] == '/')
+			name += 2, n -= 2;
+		else if (n >= 3 && name[0] == '.' && name[1] == '.' && name[2] == '/')
+			name += 3, n -= 3;
+		else
+			break;
+	}
+	size_t kl = strlen(k);
+	return n && n <= kl && !memcmp(k + kl - n, name, n) && (n == kl || k[kl - n - 1] == '/');
+}
+
+/* Whether `#include name` in file `from` (quoted or not) may include one
+ * of the files of `named` (ids) with that base name. */
+static bool include_may_name(FileTable *ft, int from, const char *name, size_t n, bool quoted,
+			     const IntVec *named)
+{
+	if (quoted && from >= 0) {
+		/* next to the includer first: when that file exists, it is
+		 * the one */
+		char *dir = path_dirname(fs_keystr(ft, ft->files[from].key));
+		char *spelled = xstrndup(name, n);
+		int cand = fs_probe(ft, fs_key_join(ft, fs_key(ft, dir), spelled));
+		free(dir);
+		free(spelled);
+		if (cand >= 0) {
+			for (int i = 0; i < named->n; i++)
+				if (named->v[i] == cand)
+					return true;
+			return false;
+		}
+	}
+	for (int i = 0; i < named->n; i++)
+		if (key_tail(fs_keystr(ft, ft->files[named->v[i]].key), name, n))
+			return true;
+	return false;
+}
+
+/* Whether some file of the tree may include one of `files`: some
+ * #include, or a macro body a computed #include could use, names it. */
+static bool maybe_included(Session *s, const IntVec *tree_files, const IntVec *files)
+{
+	FileTable *ft = &s->ft;
+	/* base name -> the named files with it */
+	Interner *bases = interner_new();
+	VEC(IntVec) by_base = {0};
+	for (int i = 0; i < files->n; i++) {
+		const char *k = fs_keystr(ft, ft->files[files->v[i]].key);
+		const char *b = strrchr(k, '/');
+		int id = intern_cstr(bases, b ? b + 1 : k);
+		while (by_base.n <= id) {
+			IntVec empty = {0};
+			vec_push(&by_base, empty);
+		}
+		vec_push(&by_base.v[id], files->v[i]);
+	}
+	bool found = false;
+	for (int i = 0; i < tree_files->n && !found; i++) {
+		int from = tree_files->v[i];
+		const Facts *f = ft->files[from].facts;
+		for (uint32_t k = 0; f && k < f->ndirs && !found; k++) {
+			const Directive *d = &facts_dirs(f)[k];
+			if (d->kind == D_DEFINE) {
+				/* a computed #include takes its name from a macro:
+				 * "x.c" or <x.c> in a macro body */
+				const char *t = facts_text(f, d), *end = t + d->text_len;
+				for (const char *q = t; !found && (q = memmem(q, (size_t)(end - q), ".c", 2)); q += 2) {
+					if (q + 2 >= end || (q[2] != '"' && q[2] != '>'))
+						continue;
+					const char *b = q, *start;
+					while (b > t && b[-1] != '/' && b[-1] != '"' && b[-1] != '<')
+						b--;
+					for (start = b; start > t && start[-1] != '"' && start[-1] != '<';)
+						start--;
+					int id = intern_find(bases, b, (size_t)(q + 2 - b));
+					found = id >= 0 && include_may_name(ft, -1, start, (size_t)(q + 2 - start), false,
+									    &by_base.v[id]);
+				}
+				continue;
+			}
+			if ((d->kind != D_INCLUDE && d->kind != D_INCLUDE_NEXT) || (d->flags & DF_COMPUTED))
+				continue;
+			const char *name = facts_name(f, d);
+			const char *b = memrchr(name, '/', d->name_len);
+			b = b ? b + 1 : name;
+			int id = intern_find(bases, b, d->name_len - (size_t)(b - name));
+			found = id >= 0 && include_may_name(ft, from, name, d->name_len,
+							    (d->flags & DF_QUOTED) && d->kind == D_INCLUDE, &by_base.v[id]);
+		}
+	}
+	for (int i = 0; i < by_base.n; i++)
+		vec_free(&by_base.v[i]);
+	vec_free(&by_base);
+	interner_free(bases);
+	return found;
+}
+
 void check_open_session(Session *s, Options *o, const char *tree, char **paths, int npaths,
 			IntVec *files)
 {
@@ -2213,8 +2321,6 @@ void check_open_session(Session *s, Options *o, const char *tree, char **paths, 
 		Unit u = session_unit_for_path(s, paths[i]);
 		vec_push(files, u.file);
 	}
-	/* Every file of the tree is a root of the graph, even when only some
-	 * are checked: a header's fallout lands on its includers. */
 	IntVec tree_files = {0};
 	for (int i = 0; i < s->ft.nfiles; i++) {
 		File *f = &s->ft.files[i];
@@ -2223,11 +2329,26 @@ void check_open_session(Session *s, Options *o, const char *tree, char **paths, 
 		    (ends_with(k, ".c") || ends_with(k, ".h")))
 			vec_push(&tree_files, i);
 	}
+	/*
+	 * Every file of the tree is a root of the graph, even when only some
+	 * are checked: a header's fallout lands on its includers.  Except when
+	 * the files named are .c files that nothing includes: then their
+	 * findings have no fallout, and their closures are all the run needs
+	 * to read (scope).
+	 */
+	bool scoped = files->n > 0 && !s->pp;
+	for (int i = 0; i < files->n && scoped; i++)
+		scoped = ends_with(fs_keystr(&s->ft, s->ft.files[files->v[i]].key), ".c");
+	if (scoped) {
+		phase("lex");
+		fs_lex_all(&s->ft, tree_files.v, tree_files.n, o->jobs);
+		scoped = !maybe_included(s, &tree_files, files);
+	}
 	if (!files->n)
 		for (int i = 0; i < tree_files.n; i++)
 			vec_push(files, tree_files.v[i]);
 	VEC(Unit) units = {0};
-	for (int i = 0; i < tree_files.n; i++) {
+	for (int i = 0; i < tree_files.n && !scoped; i++) {
 		Unit u = {tree_files.v[i], session_ctx_for_file(s, tree_files.v[i])};
 		vec_push(&units, u);
 	}
@@ -2237,6 +2358,37 @@ void check_open_session(Session *s, Options *o, const char *tree, char **paths, 
 	}
 	vec_free(&tree_files);
 	session_prepare(s, units.v, units.n);
+	if (scoped) {
+		/* the closures of the files named, and of every header in
+		 * them read in its own context, as the check reads it */
+		s->nscope = s->ft.nfiles;
+		s->scope = xcalloc((size_t)s->nscope + 1, 1);
+		for (int i = 0; i < units.n; i++)
+			s->scope[units.v[i].file] = 1;
+		TuGraph g = {0};
+		int done = 0;
+		while (done < units.n) {
+			int end = units.n;
+			for (int i = done; i < end; i++) {
+				session_tu(s, &units.v[i], &g);
+				for (int v = 0; v < g.nodes.n; v++) {
+					int f = g.nodes.v[v];
+					if (f >= s->nscope || s->scope[f])
+						continue;
+					s->scope[f] = 1;
+					File *fl = &s->ft.files[f];
+					if (!(fl->flags & F_IN_TREE) || (fl->flags & F_EXCLUDED) || !fl->facts)
+						continue; /* read in the fallback context, as any file outside */
+					Unit u = {f, session_ctx_for_file(s, f)};
+					vec_push(&units, u);
+				}
+			}
+			if (units.n > end)
+				graph_prepare(s->graph, units.v + end, units.n - end);
+			done = end;
+		}
+		tu_free(&g);
+	}
 	vec_free(&units);
 }
 

@@ -345,8 +345,8 @@ void session_close(Session *s)
 		pthread_join(s->saver, NULL);
 	else if (s->ft.cache)
 		cache_save(s->ft.cache, !s->walked);
-	if (s->ft.syms_cache)
-		cache_save(s->ft.syms_cache, !s->walked);
+	if (s->ft.syms_cache) /* a scoped run read only some files' symbols */
+		cache_save(s->ft.syms_cache, !s->walked || s->scope);
 	if (s->opt->stats) {
 		phase_report();
 		double t = now_seconds() - s->t_start;
@@ -358,6 +358,12 @@ void session_close(Session *s)
 			peak_rss_kib() / 1024);
 		if (s->ft.syms_cache)
 			fprintf(stderr, "hdrslim: stats: symbol facts: %d from cache\n", s->ft.syms_cache_hits);
+		if (s->scope) {
+			int n = 0;
+			for (int i = 0; i < s->nscope; i++)
+				n += s->scope[i];
+			fprintf(stderr, "hdrslim: stats: scope: %d files, the closures of the files named\n", n);
+		}
 		if (s->graph) {
 			GraphStats gs = graph_stats(s->graph);
 			fprintf(stderr,
@@ -369,6 +375,7 @@ void session_close(Session *s)
 	fflush(stdout);
 	if (ferror(stdout))
 		die("error writing output: %s", strerror(errno));
+	free(s->scope);
 	graph_free(s->graph);
 	pp_free(s->pp);
 	incpath_free(s->ip);

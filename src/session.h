@@ -53,6 +53,10 @@ typedef struct {
 	Pp *pp;        /* exact mode */
 	int default_ctx;
 	bool walked;
+	/* by file id: the files a run about a few files needs (their
+	 * closures); NULL when the run needs the whole tree */
+	uint8_t *scope;
+	int nscope;
 	double t_start;
 	pthread_t saver;  /* writes the cache while the analyses run */
 	bool saving;

@@ -684,6 +684,42 @@ test_expect_success 'FILE arguments: a header is checked too' '
 	test_cmp expect.ui keys.ui
 '
 
+# json_file_lines FILE PATH: the findings of `check --json` output FILE
+# about PATH, one per line, for comparing two runs.
+json_file_lines () {
+	grep '^ *{"file": ' "$1" | sed 's/^ *//; s/,$//' | grep "^{\"file\": \"$2\"" || :
+}
+
+# (not "missing": under the minimal policy it comes from other files' findings)
+test_expect_success 'FILE arguments: a .c file named alone gets its findings of the whole-tree run' '
+	kinds=unused,replaceable,redundant,forward-declarable &&
+	for c in $(cd "$CHECK" && ls); do
+		fresh "$CHECK/$c" alone.$c &&
+		(cd alone.$c && hdrslim check --json --kinds=$kinds -I include . >../all.$c.json 2>/dev/null; test $? -le 1) || return 1
+		for f in $(cd alone.$c && find . -name "*.c" | sed "s|^\./||"); do
+			(cd alone.$c && hdrslim check --json --kinds=$kinds --stats -I include . "$f" >../one.json 2>../one.err; test $? -le 1) &&
+			json_file_lines all.$c.json "$f" >want &&
+			json_file_lines one.json "$f" >got &&
+			test_cmp want got || return 1
+		done
+	done
+'
+
+test_expect_success 'FILE arguments: a .c file nothing includes is read with its closure only' '
+	mkdir -p inc/include &&
+	printf "#define X 1\n" >inc/include/x.h &&
+	printf "#define Y 2\n" >inc/include/y.h &&
+	printf "#include <x.h>\n#include <y.h>\nstatic int b = Y;\n" >inc/b.c &&
+	printf "#include \"b.c\"\nint a = X + b;\n" >inc/a.c &&
+	printf "#include <y.h>\nint c = Y;\n" >inc/c.c &&
+	(cd inc && hdrslim check --json --stats -nostdinc -I include . c.c >../c.json 2>../c.err; test $? -le 1) &&
+	test_grep "stats: scope: 2 files" c.err &&
+	(cd inc && hdrslim check --json --stats -I include . b.c >../b.json 2>../b.err; test $? = 1) &&
+	test_grep -v "stats: scope" b.err &&
+	test_grep "\"file\": \"b.c\", \"line\": 1, \"include\": \"<x.h>\", \"kind\": \"unused\"" b.json &&
+	test_grep "\"fallout\": \[{\"file\": \"a.c\", \"symbols\": \[\"X\"\]" b.json
+'
+
 test_expect_success 'TREE defaults to the current directory' '
 	fresh "$RN" rn3
 	(cd rn3 && hdrslim check -I include) >out.rn3 || :
