@@ -50,6 +50,11 @@ struct Check {
 	int *prov_hdr_end; /* by name id: provs from .c files come after this */
 	uint8_t *is_c;     /* by file id: a .c file */
 	VEC(UseRef) *uses; /* by file id */
+	/* the seeds "NAME##" (a macro pastes onto NAME), by their first two
+	 * bytes: paste_off[b0 << 8 | b1] .. paste_off[+1] in paste_ids */
+	int *paste_off, *paste_ids;
+	VEC(struct Prefix { const char *s; uint32_t n; }) *prefixes; /* by file id: NAME of
+			    * NAME##param in its macro bodies (decl.c's "NAME##" uses) */
 	IntVec *unresolved; /* by file id: names a header's closure cannot provide */
 	bool *has_unresolved;
 	int *need_off, *need; /* CSR: name id -> the headers that leave it unresolved */
@@ -322,8 +327,59 @@ typedef struct {
 	int next; /* the next block of files */
 } UsesJob;
 
+/* The longest seed "P##" whose P starts name (a name some macro may make
+ * by pasting onto P), -1 for none. */
+static int pasted_seed(const Check *ck, const char *name, size_t n)
+{
+	if (n < 2 || !ck->paste_off)
+		return -1;
+	int b = (unsigned char)name[0] << 8 | (unsigned char)name[1];
+	int best = -1, best_len = 0;
+	for (int k = ck->paste_off[b]; k < ck->paste_off[b + 1]; k++) {
+		int id = ck->paste_ids[k];
+		int len = intern_len(ck->names, id) - 2;
+		if ((size_t)len <= n && len > best_len && !memcmp(intern_str(ck->names, id), name, (size_t)len))
+			best = id, best_len = len;
+	}
+	return best;
+}
+
+static void index_pasted_seeds(Check *ck)
+{
+	int nn = intern_count(ck->names);
+	IntVec ids = {0};
+	for (int id = 0; id < nn; id++) {
+		int len = intern_len(ck->names, id);
+		const char *t = intern_str(ck->names, id);
+		if (len < 4 || t[len - 1] != '#' || t[len - 2] != '#')
+			continue;
+		for (int k = ck->prov_off[id]; k < ck->prov_off[id + 1]; k++)
+			if (ck->provs[k].kind == SK_SEED) {
+				vec_push(&ids, id);
+				break;
+			}
+	}
+	ck->paste_off = xcalloc(65536 + 1, sizeof(int));
+	for (int i = 0; i < ids.n; i++) {
+		const char *t = intern_str(ck->names, ids.v[i]);
+		ck->paste_off[((unsigned char)t[0] << 8 | (unsigned char)t[1]) + 1]++;
+	}
+	for (int b = 0; b < 65536; b++)
+		ck->paste_off[b + 1] += ck->paste_off[b];
+	ck->paste_ids = xmalloc((size_t)ids.n * sizeof(int) + 1);
+	int *fill = xcalloc(65536, sizeof(int));
+	for (int i = 0; i < ids.n; i++) {
+		const char *t = intern_str(ck->names, ids.v[i]);
+		int b = (unsigned char)t[0] << 8 | (unsigned char)t[1];
+		ck->paste_ids[ck->paste_off[b] + fill[b]++] = ids.v[i];
+	}
+	free(fill);
+	vec_free(&ids);
+}
+
 /* Each file's uses as name ids; a name nobody provides cannot decide
- * anything and is left out. */
+ * anything and is left out, unless a macro may make it by pasting: then
+ * it is a use of that seed. */
 static void *uses_worker(void *arg)
 {
 	UsesJob *job = arg;
@@ -341,7 +397,15 @@ static void *uses_worker(void *arg)
 				continue;
 			for (uint32_t k = 0; k < sy->nuses; k++) {
 				const SymEntry *e = &sym_uses(sy)[k];
-				int id = name_id(ck->names, sym_name(sy, e), e->name_len, e->flags & UF_TAG, false);
+				const char *name = sym_name(sy, e);
+				if (e->name_len > 2 && name[e->name_len - 1] == '#') {
+					struct Prefix px = {name, e->name_len - 2u};
+					vec_push(&ck->prefixes[f], px);
+					continue;
+				}
+				int id = name_id(ck->names, name, e->name_len, e->flags & UF_TAG, false);
+				if (id < 0 && !(e->flags & UF_TAG))
+					id = pasted_seed(ck, name, e->name_len);
 				if (id < 0 || id >= nnames)
 					continue;
 				UseRef r = {id, e->flags, e->line};
@@ -535,6 +599,8 @@ static void build_index(Check *ck)
 	phase("symbol-uses");
 	/* uses, as name ids (lookups only: in parallel) */
 	ck->uses = xcalloc((size_t)ft->nfiles + 1, sizeof(*ck->uses));
+	ck->prefixes = xcalloc((size_t)ft->nfiles + 1, sizeof(*ck->prefixes));
+	index_pasted_seeds(ck);
 	UsesJob job = {ck, 0};
 	run_threads(uses_worker, &job, ck->s->opt->jobs);
 	ck->unresolved = xcalloc((size_t)ft->nfiles + 1, sizeof(IntVec));
@@ -918,6 +984,21 @@ static const int *seed_names(Check *ck, Root *r, int id, int *n)
 					r->seed_pool.v[at]++;
 				}
 			}
+		}
+		/* its starts NAME that a macro pastes onto (out##bwl) */
+		char buf[130];
+		for (int e = 1; e <= len && e <= 126 && strncmp(name, "struct ", 7); e++) {
+			memcpy(buf, name, (size_t)e);
+			memcpy(buf + e, "##", 2);
+			int sid = intern_find(ck->names, buf, (size_t)e + 2);
+			if (sid < 0)
+				continue;
+			for (int k = ck->prov_off[sid]; k < ck->prov_off[sid + 1]; k++)
+				if (ck->provs[k].kind == SK_SEED) {
+					vec_push(&r->seed_pool, sid);
+					r->seed_pool.v[at]++;
+					break;
+				}
 		}
 		if (!r->seed_pool.v[at]) {
 			r->seed_pool.n = at;
@@ -1587,6 +1668,32 @@ static bool needs_includer(Check *ck, Root *r, int target)
 	return false;
 }
 
+/* The names a macro body of the root makes by pasting (out##bwl) may come
+ * from any header that provides a name with that start: every line that
+ * brings one is kept. */
+static void keep_pasted(Check *ck, Root *r, int file, uint8_t *keep)
+{
+	for (int i = 0; i < ck->prefixes[file].n; i++) {
+		const struct Prefix *px = &ck->prefixes[file].v[i];
+		for (int v = 1; v < r->n; v++) {
+			int f = r->g.nodes.v[v];
+			if (f >= ck->nfiles)
+				continue;
+			for (int k = ck->fprov_off[f]; k < ck->fprov_off[f + 1]; k++) {
+				int id = ck->fprov[k];
+				if ((uint32_t)intern_len(ck->names, id) < px->n ||
+				    memcmp(intern_str(ck->names, id), px->s, px->n))
+					continue;
+				if (r->lab1.v[v] >= 0)
+					keep[r->lab1.v[v]] = 1;
+				if (r->lab2.v[v] >= 0)
+					keep[r->lab2.v[v]] = 1;
+				break;
+			}
+		}
+	}
+}
+
 static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 {
 	FileTable *ft = &ck->s->ft;
@@ -1690,6 +1797,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 		}
 	}
 	vec_push(&r->effp_off, r->effp.n);
+	keep_pasted(ck, r, file, keep);
 	for (int c = 0; c < nre; c++)
 		uses_itself[c] = used_node[r->redges.v[c].node];
 	const Symbols *own_syms = syms_of(ck, file);
@@ -1891,10 +1999,14 @@ void check_free(Check *ck)
 	if (!ck)
 		return;
 	for (int f = 0; f < ck->nfiles; f++) {
+		vec_free(&ck->prefixes[f]);
 		vec_free(&ck->uses[f]);
 		vec_free(&ck->unresolved[f]);
 	}
 	free(ck->uses);
+	free(ck->paste_off);
+	free(ck->paste_ids);
+	free(ck->prefixes);
 	free(ck->unresolved);
 	free(ck->has_unresolved);
 	free(ck->need_off);

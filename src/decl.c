@@ -1308,7 +1308,16 @@ static void text_uses(DeclScratch *s, const char *p, size_t len, uint32_t line, 
 					q = e2;
 				}
 			} else if (!skip && !kw && !(c >= '0' && c <= '9')) {
-				use(s, p, n, flags, line);
+				/* NAME##param in a macro body makes names that start
+				 * with NAME (out##bwl: outb, outw, outl): recorded as
+				 * the use "NAME##", which no declaration provides */
+				bool paste = (flags & UF_MACRO_BODY) && q + 1 < end && q[0] == '#' && q[1] == '#';
+				use(s, p, paste ? n + 2 : n, flags, line);
+				/* ... and a file that defines such a macro may be where
+				 * a name with that start comes from (BUILDIO(b, u8)
+				 * makes outb_p): a seed "NAME##" */
+				if (paste)
+					provide(s, p, n + 2, SK_SEED, line);
 			}
 			p = q;
 			prev_punct = NULL;

@@ -18,6 +18,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "util.h"
 
@@ -79,6 +82,22 @@ static inline int splice_len(const char *p, const char *end)
 }
 
 /* p is just past the opening slash-star. */
+/* Newlines in [p, stop). */
+static uint32_t count_newlines(const char *p, const char *stop)
+{
+	uint32_t n = 0;
+#if defined(__SSE2__)
+	const __m128i nl = _mm_set1_epi8('\n');
+	for (; stop - p >= 16; p += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		n += (uint32_t)__builtin_popcount((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)));
+	}
+#endif
+	for (; p < stop; p++)
+		n += *p == '\n';
+	return n;
+}
+
 static const char *skip_block_comment(Lexer *lx, const char *p)
 {
 	uint32_t start = lx->line;
@@ -86,9 +105,7 @@ static const char *skip_block_comment(Lexer *lx, const char *p)
 	while (p < end) {
 		const char *q = memchr(p, '*', (size_t)(end - p));
 		const char *stop = q ? q : end;
-		for (const char *r = p; r < stop; r++)
-			if (*r == '\n')
-				lx->line++;
+		lx->line += count_newlines(p, stop);
 		if (!q)
 			break;
 		p = q + 1;
@@ -627,6 +644,45 @@ Facts *lex_file(const char *buf, size_t len, LexScratch *scratch)
 	bool bol = true;             /* only whitespace/comments so far on this line */
 	bool text_before_first = false, text_after_last = false;
 	while (p < end) {
+#if defined(__SSE2__)
+		/* Sixteen bytes at a time while there is nothing but ordinary
+		 * text, blanks and newlines: count the newlines, and see whether
+		 * the last line so far has only blanks (bol) and whether text
+		 * came after the last directive. */
+		while (end - p >= 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+			unsigned special = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+				_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')),
+							  _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))),
+					     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\'')),
+							  _mm_cmpeq_epi8(v, _mm_set1_epi8('#')))),
+				_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
+					     _mm_cmpeq_epi8(v, _mm_setzero_si128()))));
+			unsigned nlm = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+			/* blanks: ' ' and \t \v \f \r (9, 11, 12, 13) */
+			__m128i ctl = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(8)),
+						    _mm_cmplt_epi8(v, _mm_set1_epi8(14)));
+			unsigned wsm = (unsigned)_mm_movemask_epi8(
+				_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), ctl)) & ~nlm;
+			unsigned take = special ? (1u << __builtin_ctz(special)) - 1 : 0xffffu;
+			nlm &= take;
+			unsigned ordm = take & ~(nlm | wsm);
+			lx.line += (uint32_t)__builtin_popcount(nlm);
+			if (ordm)
+				text_after_last = true;
+			if (nlm) {
+				unsigned after_last_nl = ~((2u << (31 - __builtin_clz(nlm))) - 1);
+				bol = !(ordm & after_last_nl);
+			} else if (ordm) {
+				bol = false;
+			}
+			p += special ? __builtin_ctz(special) : 16;
+			if (special)
+				break;
+		}
+		if (p >= end)
+			break;
+#endif
 		unsigned char c = (unsigned char)*p;
 		switch (cls[c]) {
 		case C_ORD:
