@@ -439,19 +439,6 @@ static bool in_ranges(const uint32_t *rg, int n, uint32_t line)
 	return false;
 }
 
-/* Runs fn on `threads` threads (the caller's one of them). */
-static void run_threads(void *(*fn)(void *), void *arg, int threads)
-{
-	pthread_t tid[64];
-	int started = 0;
-	for (int t = 1; t < threads && t < 64; t++)
-		if (pthread_create(&tid[started], NULL, fn, arg) == 0)
-			started++;
-	fn(arg);
-	for (int t = 0; t < started; t++)
-		pthread_join(tid[t], NULL);
-}
-
 /* The hashes of every provided name ("struct NAME" for a tag), by
  * position in file order; off[f] is file f's first. */
 typedef struct {
@@ -673,6 +660,8 @@ static void ivec_fill(IntVec *v, int n, int value)
 {
 	vec_grow(v, n);
 	v->n = n;
+	if (!n)
+		return;
 	if (value == 0 || value == -1)
 		memset(v->v, value, (size_t)n * sizeof(int));
 	else
@@ -2159,14 +2148,7 @@ static void run_parallel(Job *job, int threads)
 {
 	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	job->lock = &lock;
-	pthread_t tid[64];
-	int started = 0;
-	for (int t = 1; t < threads && t < 64; t++)
-		if (pthread_create(&tid[started], NULL, worker, job) == 0)
-			started++;
-	worker(job);
-	for (int t = 0; t < started; t++)
-		pthread_join(tid[t], NULL);
+	run_threads(worker, job, threads);
 }
 
 void check_run(Check *ck, const int *files, int n, FindingVec *out)

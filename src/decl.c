@@ -1246,6 +1246,18 @@ static void parse_external(D *d)
 /* ---- directives from the facts ---- */
 
 /* Uses in a #define body or #if expression; params[] are not uses. */
+/* A start of names worth tracking through a paste: two characters or
+ * more besides underscores ("out", "PG_"; not "_", "__" or "x_"), which
+ * would tie a file to every header with a name that starts so. */
+static bool telling_prefix(const char *p, uint32_t n)
+{
+	while (n && *p == '_')
+		p++, n--;
+	while (n && p[n - 1] == '_')
+		n--;
+	return n >= 2;
+}
+
 static void text_uses(DeclScratch *s, const char *p, size_t len, uint32_t line, int flags,
 		      const char *params, size_t params_len, bool in_if)
 {
@@ -1311,7 +1323,8 @@ static void text_uses(DeclScratch *s, const char *p, size_t len, uint32_t line, 
 				/* NAME##param in a macro body makes names that start
 				 * with NAME (out##bwl: outb, outw, outl): recorded as
 				 * the use "NAME##", which no declaration provides */
-				bool paste = (flags & UF_MACRO_BODY) && q + 1 < end && q[0] == '#' && q[1] == '#';
+				bool paste = (flags & UF_MACRO_BODY) && q + 1 < end && q[0] == '#' && q[1] == '#' &&
+					     telling_prefix(p, n);
 				use(s, p, paste ? n + 2 : n, flags, line);
 				/* ... and a file that defines such a macro may be where
 				 * a name with that start comes from (BUILDIO(b, u8)

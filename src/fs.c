@@ -483,16 +483,7 @@ void fs_symbols_all(FileTable *ft, const int *files, int n, int threads)
 
 static void run_jobs(LexJob *job, int threads)
 {
-	if (threads < 1)
-		threads = 1;
-	pthread_t tid[64];
-	int started = 0;
-	for (int t = 1; t < threads && t < 64; t++)
-		if (pthread_create(&tid[started], NULL, lex_worker, job) == 0)
-			started++;
-	lex_worker(job);
-	for (int t = 0; t < started; t++)
-		pthread_join(tid[t], NULL);
+	run_threads(lex_worker, job, threads < 1 ? 1 : threads);
 }
 
 void fs_report_errors(FileTable *ft, int id)

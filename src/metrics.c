@@ -43,20 +43,22 @@ void dom_free(DomScratch *d)
 	free(d);
 }
 
-static int intersect(const DomScratch *d, int a, int b)
+/* Nodes are numbered by postorder here: a dominator always has a higher
+ * number than the nodes it dominates, and the root the highest. */
+static inline int intersect(const int *idom, int a, int b)
 {
 	while (a != b) {
-		while (d->po[a] < d->po[b])
-			a = d->idom[a];
-		while (d->po[b] < d->po[a])
-			b = d->idom[b];
+		while (a < b)
+			a = idom[a];
+		while (b < a)
+			b = idom[b];
 	}
 	return a;
 }
 
 void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node, uint64_t *weight)
 {
-	int n = g->nodes.n;
+	int n = g->nodes.n, np = g->post.n;
 	if (n > d->cap) {
 		int c = d->cap ? d->cap : 1024;
 		while (c < n)
@@ -68,46 +70,48 @@ void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node,
 		d->cap = c;
 	}
 	const int *off = g->succ_off.v, *succ = g->succ.v, *post = g->post.v;
-	for (int v = 0; v < n; v++) {
-		d->po[v] = -1;
-		d->idom[v] = -1;
-		d->seed[v] = -1;
+	int *po = d->po, *idom = d->idom, *cand = d->cand, *seed = d->seed;
+	for (int v = 0; v < n; v++)
+		po[v] = -1;
+	for (int k = 0; k < np; k++) {
+		po[post[k]] = k;
+		idom[k] = -1;
+		seed[k] = -1;
 	}
-	for (int k = 0; k < g->post.n; k++)
-		d->po[post[k]] = k;
+	int root = n ? po[0] : -1;
 	/*
-	 * Push-style passes over reverse postorder.  A forward edge u -> w
-	 * (w later in reverse postorder) merges u into w's candidate before w
-	 * is reached, so on an acyclic graph one pass is final.  An edge to a
-	 * node already passed closes a cycle: it is merged at the end of the
-	 * pass into a seed that the next pass starts from, until nothing
-	 * changes -- the same fixpoint as the iterative algorithm over
-	 * predecessors, without building predecessor lists.
+	 * Push-style passes over reverse postorder (k from high to low).  A
+	 * forward edge u -> w (w later in reverse postorder) merges u into
+	 * w's candidate before w is reached, so on an acyclic graph one pass
+	 * is final.  An edge to a node already passed closes a cycle: it is
+	 * merged at the end of the pass into a seed that the next pass starts
+	 * from, until nothing changes -- the same fixpoint as the iterative
+	 * algorithm over predecessors, without building predecessor lists.
 	 */
-	for (bool changed = true; changed;) {
+	for (bool changed = true; changed && root >= 0;) {
 		changed = false;
 		d->passes++;
 		d->back.n = 0;
-		for (int v = 0; v < n; v++)
-			d->cand[v] = d->seed[v];
-		for (int k = g->post.n - 1; k >= 0; k--) {
+		memcpy(cand, seed, (size_t)np * sizeof(int));
+		for (int k = np - 1; k >= 0; k--) {
 			int u = post[k];
-			int nu = u == 0 ? 0 : d->cand[u];
-			if (nu != d->idom[u]) {
-				d->idom[u] = nu;
+			int nu = k == root ? root : cand[k];
+			if (nu != idom[k]) {
+				idom[k] = nu;
 				changed = true;
 			}
 			for (int j = off[u]; j < off[u + 1]; j++) {
 				int w = succ[j];
 				if (w <= 0)
 					continue;
-				if (d->po[w] >= d->po[u]) {
-					vec_push(&d->back, u);
-					vec_push(&d->back, w);
+				int pw = po[w];
+				if (pw >= k) {
+					vec_push(&d->back, k);
+					vec_push(&d->back, pw);
 					continue;
 				}
-				int c = d->cand[w];
-				d->cand[w] = c < 0 ? u : c == 0 ? 0 : intersect(d, u, c);
+				int c = cand[pw];
+				cand[pw] = c < 0 ? k : c == root ? root : intersect(idom, k, c);
 			}
 		}
 		/* Done when no cycle-closing edge would move its target's
@@ -115,23 +119,23 @@ void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node,
 		bool moves = false;
 		for (int i = 0; i < d->back.n && !moves; i += 2) {
 			int u = d->back.v[i], w = d->back.v[i + 1];
-			moves = d->idom[w] != 0 && intersect(d, u, d->idom[w]) != d->idom[w];
+			moves = idom[w] != root && intersect(idom, u, idom[w]) != idom[w];
 		}
 		if (!moves)
 			break;
 		for (int i = 0; i < d->back.n; i += 2) {
 			int u = d->back.v[i], w = d->back.v[i + 1];
-			int c = d->seed[w];
-			d->seed[w] = c < 0 ? u : c == 0 ? 0 : intersect(d, u, c);
+			int c = seed[w];
+			seed[w] = c < 0 ? u : c == root ? root : intersect(idom, u, c);
 		}
 	}
 	for (int i = 0; i < n; i++)
 		weight[i] = lines_of_node[i];
 	/* postorder: a node before its dominators */
-	for (int k = 0; k < g->post.n; k++) {
+	for (int k = 0; k < np; k++) {
 		int v = post[k];
-		if (v != 0 && d->idom[v] >= 0)
-			weight[d->idom[v]] += weight[v];
+		if (v != 0 && idom[k] >= 0)
+			weight[post[idom[k]]] += weight[v];
 	}
 }
 
@@ -493,19 +497,7 @@ void metrics_expand(Session *s, const Unit *units, HeaderCost *v, int n)
 	qsort(order, (size_t)n, sizeof(*order), by_first_unit);
 	ExpandJob job = {.s = s, .units = units, .order = order, .n = n};
 	pthread_mutex_init(&job.lock, NULL);
-	int threads = s->graph ? s->opt->jobs : 1;
-	if (threads > 64)
-		threads = 64;
-	pthread_t tid[64];
-	int started = 0;
-	for (int t = 1; t < threads; t++) {
-		if (pthread_create(&tid[t], NULL, expand_worker, &job) != 0)
-			break;
-		started = t;
-	}
-	expand_worker(&job);
-	for (int t = 1; t <= started; t++)
-		pthread_join(tid[t], NULL);
+	run_threads(expand_worker, &job, s->graph ? s->opt->jobs : 1);
 	pthread_mutex_destroy(&job.lock);
 	free(order);
 }

@@ -368,6 +368,18 @@ uint64_t hash_bytes(const void *p, size_t n)
 	return XXH3_64bits(p, n);
 }
 
+void run_threads(void *(*fn)(void *), void *arg, int threads)
+{
+	pthread_t tid[64];
+	int started = 0;
+	for (int t = 1; t < threads && t < 64; t++)
+		if (pthread_create(&tid[started], NULL, fn, arg) == 0)
+			started++;
+	fn(arg);
+	for (int t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+}
+
 int cpu_count(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);

@@ -111,5 +111,8 @@ void phase_report(void);
 long peak_rss_kib(void);
 uint64_t hash_bytes(const void *p, size_t n);                 /* xxh3 64 */
 int cpu_count(void);
+/* Runs fn(arg) on `threads` threads at once (at most 64, the caller's
+ * one of them) and waits for all; fewer when threads cannot be made. */
+void run_threads(void *(*fn)(void *), void *arg, int threads);
 
 #endif
