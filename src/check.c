@@ -50,9 +50,10 @@ struct Check {
 	int *prov_hdr_end; /* by name id: provs from .c files come after this */
 	uint8_t *is_c;     /* by file id: a .c file */
 	VEC(UseRef) *uses; /* by file id */
-	/* the seeds "NAME##" (a macro pastes onto NAME), by their first two
-	 * bytes: paste_off[b0 << 8 | b1] .. paste_off[+1] in paste_ids */
-	int *paste_off, *paste_ids;
+	/* the seeds "P##" (a macro pastes onto P): by name id, and the
+	 * lengths of P by P's first two bytes (see for_pasted_seeds) */
+	uint8_t *is_paste_seed;
+	uint64_t *paste_lens;
 	VEC(struct Prefix { const char *s; uint32_t n; }) *prefixes; /* by file id: NAME of
 			    * NAME##param in its macro bodies (decl.c's "NAME##" uses) */
 	IntVec *unresolved; /* by file id: names a header's closure cannot provide */
@@ -327,54 +328,87 @@ typedef struct {
 	int next; /* the next block of files */
 } UsesJob;
 
-/* The longest seed "P##" whose P starts name (a name some macro may make
- * by pasting onto P), -1 for none. */
+/* 16 bits of hash of a name's first four bytes. */
+static unsigned paste_hash4(const char *p)
+{
+	uint32_t h = 2166136261u;
+	for (int i = 0; i < 4; i++)
+		h = (h ^ (unsigned char)p[i]) * 16777619u;
+	return h >> 16;
+}
+
+/* Which lengths of P to try for a name: by its first two bytes for P of
+ * two or three bytes, by a hash of its first four for longer ones (most
+ * names start with "__" or the like, which would not tell them apart). */
+static uint64_t paste_lengths(const Check *ck, const char *name, size_t n)
+{
+	uint64_t lens = ck->paste_lens[(unsigned char)name[0] << 8 | (unsigned char)name[1]] & 0xc;
+	if (n >= 4) {
+		lens |= ck->paste_lens[65536 + paste_hash4(name)] & ~0xfull;
+	}
+	return lens;
+}
+
+/* Calls fn(ck, sid, arg) for every seed "P##" whose P starts name (a name
+ * some macro may make by pasting onto P), longest P first; stops when fn
+ * returns false. */
+static void for_pasted_seeds(const Check *ck, const char *name, size_t n,
+			     bool (*fn)(const Check *, int, void *), void *arg)
+{
+	if (n < 2 || !ck->paste_lens)
+		return;
+	uint64_t lens = paste_lengths(ck, name, n);
+	char buf[68];
+	while (lens) {
+		int len = 63 - __builtin_clzll(lens);
+		lens &= ~(1ull << len);
+		if ((size_t)len > n)
+			continue;
+		memcpy(buf, name, (size_t)len);
+		memcpy(buf + len, "##", 2);
+		int sid = intern_find(ck->names, buf, (size_t)len + 2);
+		if (sid >= 0 && ck->is_paste_seed[sid] && !fn(ck, sid, arg))
+			return;
+	}
+}
+
+static bool take_first(const Check *ck, int sid, void *arg)
+{
+	(void)ck;
+	*(int *)arg = sid;
+	return false;
+}
+
+/* The seed of the longest P, -1 for none. */
 static int pasted_seed(const Check *ck, const char *name, size_t n)
 {
-	if (n < 2 || !ck->paste_off)
-		return -1;
-	int b = (unsigned char)name[0] << 8 | (unsigned char)name[1];
-	int best = -1, best_len = 0;
-	for (int k = ck->paste_off[b]; k < ck->paste_off[b + 1]; k++) {
-		int id = ck->paste_ids[k];
-		int len = intern_len(ck->names, id) - 2;
-		if ((size_t)len <= n && len > best_len && !memcmp(intern_str(ck->names, id), name, (size_t)len))
-			best = id, best_len = len;
-	}
-	return best;
+	int sid = -1;
+	for_pasted_seeds(ck, name, n, take_first, &sid);
+	return sid;
 }
 
 static void index_pasted_seeds(Check *ck)
 {
 	int nn = intern_count(ck->names);
-	IntVec ids = {0};
+	ck->paste_lens = xcalloc(2 * 65536, sizeof(uint64_t)); /* see paste_lengths */
+	ck->is_paste_seed = xcalloc((size_t)nn + 1, 1);
 	for (int id = 0; id < nn; id++) {
 		int len = intern_len(ck->names, id);
 		const char *t = intern_str(ck->names, id);
-		if (len < 4 || t[len - 1] != '#' || t[len - 2] != '#')
+		if (len < 4 || len > 65 || t[len - 1] != '#' || t[len - 2] != '#')
 			continue;
 		for (int k = ck->prov_off[id]; k < ck->prov_off[id + 1]; k++)
 			if (ck->provs[k].kind == SK_SEED) {
-				vec_push(&ids, id);
+				ck->is_paste_seed[id] = 1;
+				int plen = len - 2;
+				if (plen < 4) {
+					ck->paste_lens[(unsigned char)t[0] << 8 | (unsigned char)t[1]] |= 1ull << plen;
+				} else {
+					ck->paste_lens[65536 + paste_hash4(t)] |= 1ull << plen;
+				}
 				break;
 			}
 	}
-	ck->paste_off = xcalloc(65536 + 1, sizeof(int));
-	for (int i = 0; i < ids.n; i++) {
-		const char *t = intern_str(ck->names, ids.v[i]);
-		ck->paste_off[((unsigned char)t[0] << 8 | (unsigned char)t[1]) + 1]++;
-	}
-	for (int b = 0; b < 65536; b++)
-		ck->paste_off[b + 1] += ck->paste_off[b];
-	ck->paste_ids = xmalloc((size_t)ids.n * sizeof(int) + 1);
-	int *fill = xcalloc(65536, sizeof(int));
-	for (int i = 0; i < ids.n; i++) {
-		const char *t = intern_str(ck->names, ids.v[i]);
-		int b = (unsigned char)t[0] << 8 | (unsigned char)t[1];
-		ck->paste_ids[ck->paste_off[b] + fill[b]++] = ids.v[i];
-	}
-	free(fill);
-	vec_free(&ids);
 }
 
 /* Each file's uses as name ids; a name nobody provides cannot decide
@@ -939,6 +973,20 @@ static int providers(Check *ck, Root *r, int id, int flags)
 /* The names whose seeds could make name id (its '_'-separated runs that
  * some file has as a seed), memoized per thread: the same unprovided
  * names come back in root after root. */
+typedef struct {
+	Root *r;
+	int at;
+} PoolAt;
+
+static bool pool_seed(const Check *ck, int sid, void *arg)
+{
+	(void)ck;
+	PoolAt *pa = arg;
+	vec_push(&pa->r->seed_pool, sid);
+	pa->r->seed_pool.v[pa->at]++;
+	return true;
+}
+
 static const int *seed_names(Check *ck, Root *r, int id, int *n)
 {
 	if (!r->seed_memo) {
@@ -974,20 +1022,10 @@ static const int *seed_names(Check *ck, Root *r, int id, int *n)
 				}
 			}
 		}
-		/* its starts NAME that a macro pastes onto (out##bwl) */
-		char buf[130];
-		for (int e = 1; e <= len && e <= 126 && strncmp(name, "struct ", 7); e++) {
-			memcpy(buf, name, (size_t)e);
-			memcpy(buf + e, "##", 2);
-			int sid = intern_find(ck->names, buf, (size_t)e + 2);
-			if (sid < 0)
-				continue;
-			for (int k = ck->prov_off[sid]; k < ck->prov_off[sid + 1]; k++)
-				if (ck->provs[k].kind == SK_SEED) {
-					vec_push(&r->seed_pool, sid);
-					r->seed_pool.v[at]++;
-					break;
-				}
+		/* the seeds "P##" of the starts P a macro pastes onto (out##bwl) */
+		if (strncmp(name, "struct ", 7)) {
+			PoolAt pa = {r, at};
+			for_pasted_seeds(ck, name, (size_t)len, pool_seed, &pa);
 		}
 		if (!r->seed_pool.v[at]) {
 			r->seed_pool.n = at;
@@ -1665,18 +1703,18 @@ static void keep_pasted(Check *ck, Root *r, int file, uint8_t *keep)
 	for (int i = 0; i < ck->prefixes[file].n; i++) {
 		const struct Prefix *px = &ck->prefixes[file].v[i];
 		for (int v = 1; v < r->n; v++) {
-			int f = r->g.nodes.v[v];
-			if (f >= ck->nfiles)
-				continue;
+			int f = r->g.nodes.v[v], l1 = r->lab1.v[v], l2 = r->lab2.v[v];
+			if (f >= ck->nfiles || ((l1 < 0 || keep[l1]) && (l2 < 0 || keep[l2])))
+				continue; /* nothing more to keep through it */
 			for (int k = ck->fprov_off[f]; k < ck->fprov_off[f + 1]; k++) {
-				int id = ck->fprov[k];
-				if ((uint32_t)intern_len(ck->names, id) < px->n ||
-				    memcmp(intern_str(ck->names, id), px->s, px->n))
+				const char *name = intern_str(ck->names, ck->fprov[k]);
+				if (name[0] != px->s[0] || (uint32_t)intern_len(ck->names, ck->fprov[k]) < px->n ||
+				    memcmp(name, px->s, px->n))
 					continue;
-				if (r->lab1.v[v] >= 0)
-					keep[r->lab1.v[v]] = 1;
-				if (r->lab2.v[v] >= 0)
-					keep[r->lab2.v[v]] = 1;
+				if (l1 >= 0)
+					keep[l1] = 1;
+				if (l2 >= 0)
+					keep[l2] = 1;
 				break;
 			}
 		}
@@ -1993,8 +2031,8 @@ void check_free(Check *ck)
 		vec_free(&ck->unresolved[f]);
 	}
 	free(ck->uses);
-	free(ck->paste_off);
-	free(ck->paste_ids);
+	free(ck->is_paste_seed);
+	free(ck->paste_lens);
 	free(ck->prefixes);
 	free(ck->unresolved);
 	free(ck->has_unresolved);
