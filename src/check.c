@@ -438,8 +438,8 @@ static void *uses_worker(void *arg)
 					continue;
 				}
 				int id = name_id(ck->names, name, e->name_len, e->flags & UF_TAG, false);
-				if (id < 0 && !(e->flags & UF_TAG))
-					id = pasted_seed(ck, name, e->name_len);
+				if (id < 0 && (e->flags & UF_CODE) && !(e->flags & UF_TAG))
+					id = pasted_seed(ck, name, e->name_len); /* in code: made by a macro call */
 				if (id < 0 || id >= nnames)
 					continue;
 				UseRef r = {id, e->flags, e->line};
@@ -1113,8 +1113,8 @@ static void compute_unresolved(Check *ck, Root *r, int file)
 	out->n = 0;
 	for (int k = 0; k < ck->uses[file].n; k++) {
 		UseRef *u = &ck->uses[file].v[k];
-		if (needs_nothing(u->flags))
-			continue;
+		if (needs_nothing(u->flags) || ck->is_paste_seed[u->id])
+			continue; /* a pasted name is the header's own business */
 		int np = providers(ck, r, u->id, u->flags);
 		if (np == 0)
 			vec_push(out, u->id << 1 | ((u->flags & UF_COMPLETE) != 0));
