@@ -48,6 +48,10 @@ struct Check {
 	int *prov_off;     /* CSR: name id -> provs */
 	Prov *provs;
 	int *prov_hdr_end; /* by name id: provs from .c files come after this */
+	int *seed_off;     /* CSR: name id -> the files with it as a seed (SK_SEED,
+			    * kept apart: u32 is a seed of thousands of trace
+			    * headers, scanned for nothing by every use of u32) */
+	int *seed_file;
 	uint8_t *is_c;     /* by file id: a .c file */
 	VEC(UseRef) *uses; /* by file id */
 	/* the seeds "P##" (a macro pastes onto P): by name id, and the
@@ -397,17 +401,14 @@ static void index_pasted_seeds(Check *ck)
 		const char *t = intern_str(ck->names, id);
 		if (len < 4 || len > 65 || t[len - 1] != '#' || t[len - 2] != '#')
 			continue;
-		for (int k = ck->prov_off[id]; k < ck->prov_off[id + 1]; k++)
-			if (ck->provs[k].kind == SK_SEED) {
-				ck->is_paste_seed[id] = 1;
-				int plen = len - 2;
-				if (plen < 4) {
-					ck->paste_lens[(unsigned char)t[0] << 8 | (unsigned char)t[1]] |= 1ull << plen;
-				} else {
-					ck->paste_lens[65536 + paste_hash4(t)] |= 1ull << plen;
-				}
-				break;
-			}
+		if (ck->seed_off[id + 1] == ck->seed_off[id])
+			continue;
+		ck->is_paste_seed[id] = 1;
+		int plen = len - 2;
+		if (plen < 4)
+			ck->paste_lens[(unsigned char)t[0] << 8 | (unsigned char)t[1]] |= 1ull << plen;
+		else
+			ck->paste_lens[65536 + paste_hash4(t)] |= 1ull << plen;
 	}
 }
 
@@ -545,7 +546,7 @@ static void build_index(Check *ck)
 	hj.hash = xmalloc((size_t)nprov * sizeof(uint32_t) + 1);
 	run_threads(hash_worker, &hj, ck->s->opt->jobs);
 	intern_reserve(ck->names, nprov / 2);
-	IntVec ids = {0}, count = {0};
+	IntVec ids = {0}, count = {0}, scount = {0};
 	vec_grow(&ids, nprov);
 	enum { AHEAD = 16 };
 	for (int f = 0, at = 0; f < ft->nfiles; f++) {
@@ -560,9 +561,14 @@ static void build_index(Check *ck)
 			if (id < 0) /* a tag name too long to intern: a name no use can match */
 				id = name_id(ck->names, "", 0, false, true);
 			vec_push(&ids, id);
-			while (count.n <= id)
+			while (count.n <= id) {
 				vec_push(&count, 0);
-			count.v[id]++;
+				vec_push(&scount, 0);
+			}
+			if (e->kind == SK_SEED)
+				scount.v[id]++;
+			else
+				count.v[id]++;
 		}
 	}
 	free(hj.hash);
@@ -575,7 +581,12 @@ static void build_index(Check *ck)
 	for (int i = 0; i < nnames; i++)
 		ck->prov_off[i + 1] = ck->prov_off[i] + (i < count.n ? count.v[i] : 0);
 	ck->provs = xmalloc((size_t)ck->prov_off[nnames] * sizeof(Prov) + 1);
+	ck->seed_off = xcalloc((size_t)nnames + 1, sizeof(int));
+	for (int i = 0; i < nnames; i++)
+		ck->seed_off[i + 1] = ck->seed_off[i] + (i < scount.n ? scount.v[i] : 0);
+	ck->seed_file = xmalloc((size_t)ck->seed_off[nnames] * sizeof(int) + 1);
 	int *fill = xcalloc((size_t)nnames + 1, sizeof(int));
+	int *sfill = xcalloc((size_t)nnames + 1, sizeof(int));
 	int at = 0;
 	for (int f = 0; f < ft->nfiles; f++) {
 		const Symbols *sy = ft->files[f].syms;
@@ -586,10 +597,15 @@ static void build_index(Check *ck)
 		for (uint32_t k = 0; k < sy->nprovides; k++) {
 			const SymEntry *e = &sym_provides(sy)[k];
 			int id = ids.v[at++];
-			ck->provs[ck->prov_off[id] + fill[id]++] = (Prov){f, e->kind, in_ranges(rg, nrg, e->line), e->line};
+			if (e->kind == SK_SEED)
+				ck->seed_file[ck->seed_off[id] + sfill[id]++] = f;
+			else
+				ck->provs[ck->prov_off[id] + fill[id]++] = (Prov){f, e->kind, in_ranges(rg, nrg, e->line), e->line};
 		}
 	}
 	free(fill);
+	free(sfill);
+	vec_free(&scount);
 	/* per name, the .c files' provides last: a closure rarely holds a .c
 	 * file, and pr_fmt or DRV_NAME is defined in thousands of them */
 	ck->is_c = xcalloc((size_t)ft->nfiles + 1, 1);
@@ -1013,10 +1029,7 @@ static const int *seed_names(Check *ck, Root *r, int id, int *n)
 				int sid = intern_find(ck->names, name + starts[a], (size_t)(e - starts[a]));
 				if (sid < 0 || sid == id)
 					continue;
-				bool seed = false;
-				for (int k = ck->prov_off[sid]; k < ck->prov_off[sid + 1] && !seed; k++)
-					seed = ck->provs[k].kind == SK_SEED;
-				if (seed) {
+				if (ck->seed_off[sid + 1] > ck->seed_off[sid]) {
 					vec_push(&r->seed_pool, sid);
 					r->seed_pool.v[at]++;
 				}
@@ -1050,11 +1063,8 @@ static int seed_providers(Check *ck, Root *r, int id)
 	const int *sids = seed_names(ck, r, id, &ns);
 	for (int i = 0; i < ns; i++) {
 		int sid = sids[i];
-		for (int k = ck->prov_off[sid], end = prov_end(ck, r, sid); k < end; k++) {
-			const Prov *p = &ck->provs[k];
-			if (p->kind != SK_SEED)
-				continue;
-			int node = closure_node(r, p->file);
+		for (int k = ck->seed_off[sid]; k < ck->seed_off[sid + 1]; k++) {
+			int node = closure_node(r, ck->seed_file[k]);
 			if (node > 0)
 				add_unique(&r->prov_nodes, node);
 		}
@@ -2043,6 +2053,8 @@ void check_free(Check *ck)
 	free(ck->prov_off);
 	free(ck->provs);
 	free(ck->prov_hdr_end);
+	free(ck->seed_off);
+	free(ck->seed_file);
 	free(ck->is_c);
 	free(ck->rev_off);
 	free(ck->fwd_off);
