@@ -704,6 +704,13 @@ typedef struct {
 	uint32_t *seen_name; /* by name id: epoch of the last file that used it */
 	int *seen_slot;      /* by name id: its index in the effective uses */
 	uint32_t epoch;
+	/* seed_providers, per root: seed name id -> its closure nodes, at
+	 * smemo_pool[at] (count, then nodes); open addressing on sid, slots
+	 * valid when smemo_key[slot] >> 32 == epoch */
+	uint64_t *smemo_key;
+	int smemo_cap, smemo_used;
+	uint32_t smemo_epoch;
+	IntVec smemo_pool;
 } Root;
 
 static void ivec_fill(IntVec *v, int n, int value)
@@ -834,6 +841,8 @@ static void root_free(Root *r)
 	vec_free(&r->queue);
 	vec_free(&r->seed_pool);
 	free(r->seen_name);
+	free(r->smemo_key);
+	vec_free(&r->smemo_pool);
 	free(r->seen_slot);
 }
 
@@ -980,15 +989,6 @@ static int providers(Check *ck, Root *r, int id, int flags)
 	return r->exp_pairs.n ? add_exporters(r) : r->prov_nodes.n;
 }
 
-/*
- * A name no file in the closure provides may be made by a macro: if one of
- * its '_'-separated runs ("sched_switch" in "trace_sched_switch_enabled")
- * is a seed of a closure file, that file may be its home.  Fills
- * r->prov_nodes with such files; returns their count.
- */
-/* The names whose seeds could make name id (its '_'-separated runs that
- * some file has as a seed), memoized per thread: the same unprovided
- * names come back in root after root. */
 typedef struct {
 	Root *r;
 	int at;
@@ -1003,6 +1003,9 @@ static bool pool_seed(const Check *ck, int sid, void *arg)
 	return true;
 }
 
+/* The names whose seeds could make name id (its '_'-separated runs that
+ * some file has as a seed), memoized per thread: the same unprovided
+ * names come back in root after root. */
 static const int *seed_names(Check *ck, Root *r, int id, int *n)
 {
 	if (!r->seed_memo) {
@@ -1050,6 +1053,47 @@ static const int *seed_names(Check *ck, Root *r, int id, int *n)
 	return &r->seed_pool.v[r->seed_memo[id] + 1];
 }
 
+/* The closure nodes that have sid as a seed, computed once per root: the
+ * same seed (u32, of thousands of trace headers) serves many names. */
+static const int *seed_nodes(Check *ck, Root *r, int sid, int *n)
+{
+	if (r->smemo_epoch != r->epoch || 2 * (r->smemo_used + 1) > r->smemo_cap) {
+		if (r->smemo_epoch == r->epoch) { /* full: start over bigger */
+			r->smemo_cap *= 2;
+			free(r->smemo_key);
+			r->smemo_key = NULL;
+		}
+		if (!r->smemo_key) {
+			r->smemo_cap = r->smemo_cap ? r->smemo_cap : 1024;
+			r->smemo_key = xmalloc((size_t)r->smemo_cap * sizeof(uint64_t));
+		}
+		memset(r->smemo_key, 0xff, (size_t)r->smemo_cap * sizeof(uint64_t));
+		r->smemo_used = 0;
+		r->smemo_pool.n = 0;
+		r->smemo_epoch = r->epoch;
+	}
+	unsigned mask = (unsigned)r->smemo_cap - 1, h = ((unsigned)sid * 2654435761u) & mask;
+	for (; r->smemo_key[h] != UINT64_MAX; h = (h + 1) & mask)
+		if ((int)(r->smemo_key[h] >> 32) == sid) {
+			int at = (int)(uint32_t)r->smemo_key[h];
+			*n = r->smemo_pool.v[at];
+			return &r->smemo_pool.v[at + 1];
+		}
+	int at = r->smemo_pool.n;
+	vec_push(&r->smemo_pool, 0);
+	for (int k = ck->seed_off[sid]; k < ck->seed_off[sid + 1]; k++) {
+		int node = closure_node(r, ck->seed_file[k]);
+		if (node > 0) {
+			vec_push(&r->smemo_pool, node);
+			r->smemo_pool.v[at]++;
+		}
+	}
+	r->smemo_key[h] = (uint64_t)(uint32_t)sid << 32 | (uint32_t)at;
+	r->smemo_used++;
+	*n = r->smemo_pool.v[at];
+	return &r->smemo_pool.v[at + 1];
+}
+
 /*
  * A name no file in the closure provides may be made by a macro: if one of
  * its '_'-separated runs ("sched_switch" in "trace_sched_switch_enabled")
@@ -1062,12 +1106,10 @@ static int seed_providers(Check *ck, Root *r, int id)
 	int ns;
 	const int *sids = seed_names(ck, r, id, &ns);
 	for (int i = 0; i < ns; i++) {
-		int sid = sids[i];
-		for (int k = ck->seed_off[sid]; k < ck->seed_off[sid + 1]; k++) {
-			int node = closure_node(r, ck->seed_file[k]);
-			if (node > 0)
-				add_unique(&r->prov_nodes, node);
-		}
+		int nn;
+		const int *nodes = seed_nodes(ck, r, sids[i], &nn);
+		for (int j = 0; j < nn; j++)
+			add_unique(&r->prov_nodes, nodes[j]);
 	}
 	return r->prov_nodes.n;
 }
