@@ -10,6 +10,16 @@
  * internal consistency before it is handed out.  Two kinds of cache use
  * this layout, each in a file of its own: directive Facts (.facts) and
  * symbol facts (.syms); both blocks start with their u32 size.
+ *
+ * A run that changed a few entries does not rewrite the whole file (half
+ * a gigabyte for the kernel): it appends them to a journal beside it
+ * (FILE.log), as one segment { "HDRSLIMJ", u32 version, u32 count,
+ * u64 payload length, u64 payload hash } + entries, written with one
+ * write().  Loading reads the journal's segments in order after the main
+ * file, a later entry for a key replacing an earlier one, and stops at the
+ * first damaged segment.  When the journal grows past a quarter of the
+ * main file, or many entries are stale, the next save writes a new main
+ * file and removes the journal.
  */
 #include "cache.h"
 
@@ -40,8 +50,9 @@ typedef struct {
 	uint64_t hash;
 	const void *block; /* Facts or Symbols */
 	bool kept;       /* used by this run, unchanged */
-	bool superseded; /* this run has newer facts for the key */
+	bool superseded; /* this run, or the journal, has newer facts for the key */
 } Entry;
+typedef VEC(Entry) EntryVec;
 
 struct Cache {
 	CacheKind kind;
@@ -49,17 +60,20 @@ struct Cache {
 	char *path;
 	char *data; /* the mapped cache file */
 	size_t data_len;
+	char *jdata; /* the mapped journal */
+	size_t jdata_len;
 	Entry *loaded;
 	int nloaded;
 	uint32_t *by_key, *by_hash; /* open addressing: entry index + 1 */
 	uint32_t mask;
 	pthread_mutex_t lock;
-	VEC(Entry) added;
+	EntryVec added;
 	int kept;
 	bool disabled;
 };
 
 #define MAGIC "HDRSLIMC"
+#define JMAGIC "HDRSLIMJ"
 
 static uint64_t key_hash(const char *k, size_t n)
 {
@@ -157,8 +171,14 @@ static void index_entries(Cache *c)
 	for (int i = 0; i < c->nloaded; i++) {
 		Entry *e = &c->loaded[i];
 		uint32_t h = (uint32_t)key_hash(e->key, e->key_len) & c->mask;
-		while (c->by_key[h])
+		while (c->by_key[h]) {
+			Entry *o = &c->loaded[c->by_key[h] - 1];
+			if (o->key_len == e->key_len && !memcmp(o->key, e->key, e->key_len)) {
+				o->superseded = true; /* the journal has a newer one */
+				break;
+			}
 			h = (h + 1) & c->mask;
+		}
 		c->by_key[h] = (uint32_t)i + 1;
 		h = (uint32_t)e->hash & c->mask;
 		while (c->by_hash[h])
@@ -167,57 +187,102 @@ static void index_entries(Cache *c)
 	}
 }
 
-static void load(Cache *c)
+/* Parses count entries from data[off, end) into out; false when they do
+ * not fit. */
+static bool parse_entries(const char *data, size_t off, size_t end, uint32_t count, EntryVec *out)
 {
-	int fd = open(c->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	struct stat st;
-	if (fstat(fd, &st) < 0 || st.st_size < 24 || (uint64_t)st.st_size > (64ull << 30)) {
-		close(fd);
-		return;
-	}
-	size_t len = (size_t)st.st_size;
-	/* mapped, not read: no copy, and pages come straight from the page cache */
-	char *data = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-	close(fd);
-	if (data == MAP_FAILED)
-		return;
-	uint32_t version, count;
-	uint64_t payload_hash;
-	memcpy(&version, data + 8, 4);
-	memcpy(&count, data + 12, 4);
-	memcpy(&payload_hash, data + 16, 8);
-	if (memcmp(data, MAGIC, 8) != 0 || version != c->version ||
-	    count > len / sizeof(EntryHead) || hash_bytes(data + 24, len - 24) != payload_hash) {
-		munmap(data, len);
-		return;
-	}
-	Entry *entries = xcalloc(count ? count : 1, sizeof(Entry));
-	size_t off = 24;
 	for (uint32_t i = 0; i < count; i++) {
-		if (off + sizeof(EntryHead) > len)
-			goto bad;
+		if (off + sizeof(EntryHead) > end)
+			return false;
 		EntryHead h;
 		memcpy(&h, data + off, sizeof(h));
 		off += sizeof(h);
 		size_t kpad = ((size_t)h.key_len + 1 + 7) & ~(size_t)7;
-		if (off + kpad + h.block_size > len || (h.block_size & 7) || h.block_size < 8)
-			goto bad;
-		entries[i] = (Entry){.key = data + off, .key_len = h.key_len, .st = h.st, .hash = h.hash};
+		if (off + kpad + h.block_size > end || (h.block_size & 7) || h.block_size < 8)
+			return false;
+		Entry e = {.key = data + off, .key_len = h.key_len, .st = h.st, .hash = h.hash};
 		off += kpad;
-		entries[i].block = data + off;
+		e.block = data + off;
 		off += h.block_size;
+		vec_push(out, e);
 	}
-	c->data = data;
-	c->data_len = len;
-	c->loaded = entries;
-	c->nloaded = (int)count;
-	index_entries(c);
-	return;
-bad:
-	free(entries);
-	munmap(data, len);
+	return off == end;
+}
+
+static char *map_file(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	if (fstat(fd, &st) < 0 || st.st_size < 24 || (uint64_t)st.st_size > (64ull << 30)) {
+		close(fd);
+		return NULL;
+	}
+	*len = (size_t)st.st_size;
+	/* mapped, not read: no copy, and pages come straight from the page cache */
+	char *data = mmap(NULL, *len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	close(fd);
+	return data == MAP_FAILED ? NULL : data;
+}
+
+static char *journal_path(const Cache *c)
+{
+	return xasprintf("%s.log", c->path);
+}
+
+static void load(Cache *c)
+{
+	EntryVec all = {0};
+	size_t len = 0;
+	char *data = map_file(c->path, &len);
+	if (data) {
+		uint32_t version, count;
+		uint64_t payload_hash;
+		memcpy(&version, data + 8, 4);
+		memcpy(&count, data + 12, 4);
+		memcpy(&payload_hash, data + 16, 8);
+		if (memcmp(data, MAGIC, 8) != 0 || version != c->version ||
+		    count > len / sizeof(EntryHead) || hash_bytes(data + 24, len - 24) != payload_hash ||
+		    !parse_entries(data, 24, len, count, &all)) {
+			munmap(data, len);
+			data = NULL;
+			all.n = 0;
+		} else {
+			c->data = data;
+			c->data_len = len;
+		}
+	}
+	char *jp = journal_path(c);
+	size_t jlen = 0;
+	char *j = map_file(jp, &jlen);
+	free(jp);
+	if (j) {
+		size_t off = 0;
+		while (off + 32 <= jlen) {
+			uint32_t version, count;
+			uint64_t plen, phash;
+			memcpy(&version, j + off + 8, 4);
+			memcpy(&count, j + off + 12, 4);
+			memcpy(&plen, j + off + 16, 8);
+			memcpy(&phash, j + off + 24, 8);
+			if (memcmp(j + off, JMAGIC, 8) != 0 || version != c->version || plen > jlen - off - 32 ||
+			    hash_bytes(j + off + 32, plen) != phash)
+				break; /* a torn or foreign segment: what follows is not trusted */
+			int before = all.n;
+			if (!parse_entries(j, off + 32, off + 32 + plen, count, &all)) {
+				all.n = before;
+				break;
+			}
+			off += 32 + plen;
+		}
+		c->jdata = j;
+		c->jdata_len = jlen;
+	}
+	c->loaded = all.v;
+	c->nloaded = all.n;
+	if (all.n)
+		index_entries(c);
 }
 
 Cache *cache_open(const char *root_abs)
@@ -343,12 +408,29 @@ static void write_entry(Writer *w, const Entry *e)
 	put(w, e->block, block_size(e->block));
 }
 
-/* Streams the entries to a temporary file with the payload hash computed
- * on the way, then writes the header and renames the file into place. */
-void cache_save(Cache *c, bool keep_unused)
+/* Files of earlier versions of this cache (same tree, same kind) can
+ * never be read again: path is DIR/HASH-vN.KIND. */
+static void remove_old_versions(const Cache *c)
 {
-	if (c->disabled || (!c->added.n && (c->kept == c->nloaded || keep_unused)))
+	const char *v = strrchr(c->path, 'v');
+	const char *dot = strrchr(c->path, '.');
+	if (!v || !dot || dot < v)
 		return;
+	for (uint32_t old = 1; old < c->version; old++) {
+		char *p = xasprintf("%.*sv%u%s", (int)(v - c->path), c->path, old, dot);
+		char *jp = xasprintf("%s.log", p);
+		unlink(p);
+		unlink(jp);
+		free(jp);
+		free(p);
+	}
+}
+
+/* Streams the entries to a temporary file with the payload hash computed
+ * on the way, then writes the header, renames the file into place and
+ * removes the journal. */
+static void write_all(Cache *c, bool keep_unused)
+{
 	char *dir = cache_dir();
 	if (dir) {
 		char *parent = path_dirname(dir);
@@ -373,7 +455,7 @@ void cache_save(Cache *c, bool keep_unused)
 	w.ok = fwrite(header, 1, sizeof(header), w.fp) == sizeof(header);
 	uint32_t count = 0;
 	for (int i = 0; i < c->nloaded; i++)
-		if (c->loaded[i].kept || (keep_unused && !c->loaded[i].superseded))
+		if (!c->loaded[i].superseded && (c->loaded[i].kept || keep_unused))
 			write_entry(&w, &c->loaded[i]), count++;
 	for (int i = 0; i < c->added.n; i++)
 		write_entry(&w, &c->added.v[i]), count++;
@@ -392,8 +474,80 @@ void cache_save(Cache *c, bool keep_unused)
 	if (!w.ok || rename(tmp, c->path) != 0) {
 		warn_at(c->path, 0, "cannot write the cache: %s", strerror(errno));
 		unlink(tmp);
+	} else {
+		char *jp = journal_path(c);
+		unlink(jp); /* all it held is in the new file */
+		free(jp);
+		remove_old_versions(c);
 	}
 	free(tmp);
+}
+
+static size_t entry_bytes(const Entry *e)
+{
+	return sizeof(EntryHead) + (((size_t)e->key_len + 1 + 7) & ~(size_t)7) + block_size(e->block);
+}
+
+/* Appends the added entries to the journal as one segment; false when it
+ * could not (then the caller writes the whole file). */
+static bool append_journal(Cache *c)
+{
+	size_t plen = 0;
+	for (int i = 0; i < c->added.n; i++)
+		plen += entry_bytes(&c->added.v[i]);
+	char *buf = malloc(32 + plen);
+	if (!buf)
+		return false;
+	size_t at = 32;
+	for (int i = 0; i < c->added.n; i++) {
+		const Entry *e = &c->added.v[i];
+		EntryHead h = {e->key_len, block_size(e->block), e->st, e->hash};
+		size_t kpad = ((size_t)e->key_len + 1 + 7) & ~(size_t)7;
+		memcpy(buf + at, &h, sizeof(h));
+		at += sizeof(h);
+		memset(buf + at, 0, kpad);
+		memcpy(buf + at, e->key, e->key_len);
+		at += kpad;
+		memcpy(buf + at, e->block, block_size(e->block));
+		at += block_size(e->block);
+	}
+	uint32_t version = c->version, count = (uint32_t)c->added.n;
+	uint64_t len64 = plen, phash = hash_bytes(buf + 32, plen);
+	memcpy(buf, JMAGIC, 8);
+	memcpy(buf + 8, &version, 4);
+	memcpy(buf + 12, &count, 4);
+	memcpy(buf + 16, &len64, 8);
+	memcpy(buf + 24, &phash, 8);
+	char *jp = journal_path(c);
+	int fd = open(jp, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	bool ok = fd >= 0 && write(fd, buf, 32 + plen) == (ssize_t)(32 + plen);
+	if (fd >= 0 && close(fd) != 0)
+		ok = false;
+	if (!ok && fd >= 0) /* a partial segment fails its hash: loads stop before it */
+		warn_at(jp, 0, "cannot append to the cache journal: %s", strerror(errno));
+	free(jp);
+	free(buf);
+	return ok;
+}
+
+void cache_save(Cache *c, bool keep_unused)
+{
+	if (c->disabled || (!c->added.n && (c->kept == c->nloaded || keep_unused)))
+		return;
+	/* a few changes go to the journal; a rewrite when it has grown, or
+	 * when many entries are stale (superseded, or of files gone) */
+	size_t added_bytes = 0;
+	for (int i = 0; i < c->added.n; i++)
+		added_bytes += entry_bytes(&c->added.v[i]);
+	int stale = 0;
+	for (int i = 0; i < c->nloaded; i++)
+		stale += c->loaded[i].superseded || (!keep_unused && !c->loaded[i].kept);
+	if (c->data && c->added.n && c->jdata_len + added_bytes < c->data_len / 4 &&
+	    stale + c->added.n < c->nloaded / 8 && append_journal(c))
+		return;
+	if (c->data && !c->added.n && stale < c->nloaded / 8)
+		return; /* only a few stale entries: not worth a rewrite */
+	write_all(c, keep_unused);
 }
 
 void cache_free(Cache *c)
@@ -408,18 +562,25 @@ void cache_free(Cache *c)
 	free(c->by_hash);
 	if (c->data)
 		munmap(c->data, c->data_len);
+	if (c->jdata)
+		munmap(c->jdata, c->jdata_len);
 	free(c->path);
 	free(c);
 }
 
 int cache_clear(const char *root_abs)
 {
-	char *p = cache_file_for(root_abs, CACHE_FACTS);
-	int r = p ? unlink(p) : -1;
-	free(p);
-	p = cache_file_for(root_abs, CACHE_SYMBOLS);
-	if (p)
-		unlink(p);
-	free(p);
+	int r = -1;
+	for (int kind = CACHE_FACTS; kind <= CACHE_SYMBOLS; kind++) {
+		char *p = cache_file_for(root_abs, (CacheKind)kind);
+		if (!p)
+			continue;
+		char *jp = xasprintf("%s.log", p);
+		if (unlink(p) == 0 && kind == CACHE_FACTS)
+			r = 0;
+		unlink(jp);
+		free(jp);
+		free(p);
+	}
 	return r;
 }

@@ -5,8 +5,9 @@
  * and inode, so an unchanged file is recognised by stat() alone and never
  * read.  A changed stat with the same content hash still reuses the facts.
  * The cache is one file per tree under $XDG_CACHE_HOME/hdrslim (or
- * ~/.cache/hdrslim), mapped at start and replaced atomically
- * (write to a temporary file, rename) when anything changed.
+ * ~/.cache/hdrslim), mapped at start; a few changed entries are appended
+ * to a journal beside it, more get the file replaced atomically (write to
+ * a temporary file, rename).
  * A cache that is unreadable, truncated or from another version is
  * ignored, never trusted.
  */

@@ -170,4 +170,40 @@ test_expect_success 'cache: same size, mtime put back (touch -r): the change is 
 	grep -q "^d.h$" two
 '
 
+test_expect_success 'cache: a change to a few of many files goes to a journal; loads read it, a damaged one is cut off' '
+	rm -rf big && mkdir -p big &&
+	i=0 && while test $i -lt 40; do
+		printf "#include \"h%d.h\"\nint f%d(void);\n" $i $i >big/c$i.c &&
+		printf "#define H%d %d\n" $i $i >big/h$i.h &&
+		i=$((i + 1))
+	done &&
+	export XDG_CACHE_HOME="$PWD/jcache" &&
+	hdrslim cost --json -nostdinc big >j1.json &&
+	main=$(ls jcache/hdrslim/*.facts) &&
+	test ! -e "$main.log" &&
+	cp -p "$main" main.before &&
+	printf "#define H7 7\n#define H7B 8\n" >big/h7.h &&
+	hdrslim cost --stats --json -nostdinc big >j2.json 2>jerr2 &&
+	grep -q " 1 lexed, 79 from cache" jerr2 &&
+	test -s "$main.log" &&
+	cmp "$main" main.before &&
+	hdrslim cost --stats --json -nostdinc big >j3.json 2>jerr3 &&
+	grep -q " 0 lexed, 80 from cache" jerr3 &&
+	test_cmp j2.json j3.json &&
+	hdrslim cost --json --no-cache -nostdinc big >j4.json &&
+	test_cmp j2.json j4.json &&
+	test "$(field j3.json h7.h lines)" = 2 &&
+	printf "#define H8 8\n\n\n" >big/h8.h &&
+	hdrslim cost --stats --json -nostdinc big >j5.json 2>jerr5 &&
+	grep -q " 1 lexed, 79 from cache" jerr5 &&
+	size=$(wc -c <"$main.log") &&
+	head -c $((size - 5)) "$main.log" >cut && cat cut >"$main.log" &&
+	hdrslim cost --stats --json -nostdinc big >j6.json 2>jerr6 &&
+	grep -q " 1 lexed, 79 from cache" jerr6 &&
+	test_cmp j5.json j6.json &&
+	hdrslim cost --clear-cache --stats --json -nostdinc big >/dev/null 2>jerr7 &&
+	grep -q " 80 lexed, 0 from cache" jerr7 &&
+	test ! -e "$main.log"
+'
+
 test_done
