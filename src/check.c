@@ -1737,6 +1737,14 @@ static bool is_forwarder(Check *ck, int file)
  * uses __fls from <asm/bitops.h>): the include is part of the root. */
 static bool needs_includer(Check *ck, Root *r, int target)
 {
+	/* it tests in an #if a macro the root defines: the root configures
+	 * it (<asm/posix_types_64.h> defines __kernel_old_uid_t, and
+	 * <asm-generic/posix_types.h> then skips its own typedef) */
+	for (int k = 0; k < ck->uses[target].n; k++) {
+		const UseRef *u = &ck->uses[target].v[k];
+		if ((u->flags & UF_COND) && r->rmark[u->id] == r->repoch && (r->rkinds[u->id] >> SK_MACRO & 1))
+			return true;
+	}
 	if (!ck->has_unresolved[target])
 		return false;
 	for (int k = 0; k < ck->unresolved[target].n; k++) {
