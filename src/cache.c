@@ -2,12 +2,16 @@
  * cache.c — the on-disk facts cache.
  *
  * Layout (native endianness, every record 8-byte aligned):
- *   header  { "HDRSLIMC", u32 version, u32 count, u64 payload_hash }
+ *   header  { "HDRSLIMD", u32 version, u32 count, u64 file length }
  *   entries { u32 key_len, u32 block_size, u64 size, mtime_ns, ctime_ns, ino, hash,
- *             key bytes (NUL-padded to 8), block (block_size bytes) }
- * The payload hash covers everything after the header, so a truncated or
- * damaged file is detected and ignored; each block is also checked for
- * internal consistency before it is handed out.  Two kinds of cache use
+ *             u64 check, key bytes (NUL-padded to 8), block (block_size bytes) }
+ * A truncated file is detected by its length and the entries' sizes, and
+ * ignored.  Each entry carries a hash of its key and block (check), which
+ * is verified the first time the entry is handed out, with the block's
+ * internal consistency; a damaged entry is a miss.  So opening the cache
+ * reads only the entry heads, and a run about a few files reads only
+ * their entries, not the whole file (half a gigabyte for the kernel).
+ * Two kinds of cache use
  * this layout, each in a file of its own: directive Facts (.facts) and
  * symbol facts (.syms); both blocks start with their u32 size.
  *
@@ -35,12 +39,12 @@
 
 #include "decl.h"
 #include "util.h"
-#include <xxhash.h>
 
 typedef struct {
 	uint32_t key_len, block_size;
 	FileStat st;
 	uint64_t hash;
+	uint64_t check; /* entry_check of key and block */
 } EntryHead;
 
 typedef struct {
@@ -49,6 +53,8 @@ typedef struct {
 	FileStat st;
 	uint64_t hash;
 	const void *block; /* Facts or Symbols */
+	uint64_t check;
+	uint8_t verified; /* 0 not yet, 1 good, 2 damaged (set by any thread) */
 	bool kept;       /* used by this run, unchanged */
 	bool superseded; /* this run, or the journal, has newer facts for the key */
 } Entry;
@@ -72,7 +78,7 @@ struct Cache {
 	bool disabled;
 };
 
-#define MAGIC "HDRSLIMC"
+#define MAGIC "HDRSLIMD"
 #define JMAGIC "HDRSLIMJ"
 
 static uint64_t key_hash(const char *k, size_t n)
@@ -160,6 +166,24 @@ static uint32_t block_size(const void *block)
 	return size;
 }
 
+static uint64_t entry_check(const char *key, uint32_t key_len, const void *block)
+{
+	return hash_bytes(block, block_size(block)) ^ (key_hash(key, key_len) * 0x9e3779b97f4a7c15ull);
+}
+
+/* Whether a loaded entry is intact: its check and its block's structure,
+ * verified once.  Threads may race to verify the same entry: both get
+ * the same answer. */
+static bool entry_ok(const Cache *c, Entry *e)
+{
+	uint8_t v = __atomic_load_n(&e->verified, __ATOMIC_RELAXED);
+	if (v)
+		return v == 1;
+	bool ok = entry_check(e->key, e->key_len, e->block) == e->check && block_valid(c, e->block);
+	__atomic_store_n(&e->verified, ok ? 1 : 2, __ATOMIC_RELAXED);
+	return ok;
+}
+
 static void index_entries(Cache *c)
 {
 	uint32_t cap = 1024;
@@ -200,7 +224,7 @@ static bool parse_entries(const char *data, size_t off, size_t end, uint32_t cou
 		size_t kpad = ((size_t)h.key_len + 1 + 7) & ~(size_t)7;
 		if (off + kpad + h.block_size > end || (h.block_size & 7) || h.block_size < 8)
 			return false;
-		Entry e = {.key = data + off, .key_len = h.key_len, .st = h.st, .hash = h.hash};
+		Entry e = {.key = data + off, .key_len = h.key_len, .st = h.st, .hash = h.hash, .check = h.check};
 		off += kpad;
 		e.block = data + off;
 		off += h.block_size;
@@ -220,8 +244,9 @@ static char *map_file(const char *path, size_t *len)
 		return NULL;
 	}
 	*len = (size_t)st.st_size;
-	/* mapped, not read: no copy, and pages come straight from the page cache */
-	char *data = mmap(NULL, *len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	/* mapped, not read: no copy, pages come straight from the page cache,
+	 * and only those of the entries a run uses */
+	char *data = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	return data == MAP_FAILED ? NULL : data;
 }
@@ -238,13 +263,12 @@ static void load(Cache *c)
 	char *data = map_file(c->path, &len);
 	if (data) {
 		uint32_t version, count;
-		uint64_t payload_hash;
+		uint64_t file_len;
 		memcpy(&version, data + 8, 4);
 		memcpy(&count, data + 12, 4);
-		memcpy(&payload_hash, data + 16, 8);
-		if (memcmp(data, MAGIC, 8) != 0 || version != c->version ||
-		    count > len / sizeof(EntryHead) || hash_bytes(data + 24, len - 24) != payload_hash ||
-		    !parse_entries(data, 24, len, count, &all)) {
+		memcpy(&file_len, data + 16, 8);
+		if (memcmp(data, MAGIC, 8) != 0 || version != c->version || file_len != len ||
+		    count > len / sizeof(EntryHead) || !parse_entries(data, 24, len, count, &all)) {
 			munmap(data, len);
 			data = NULL;
 			all.n = 0;
@@ -324,7 +348,7 @@ const Facts *cache_by_stat(const Cache *c, const char *key, const FileStat *st, 
 	for (uint32_t h = (uint32_t)key_hash(key, n) & c->mask; c->by_key[h]; h = (h + 1) & c->mask) {
 		Entry *e = &c->loaded[c->by_key[h] - 1];
 		if (e->key_len == n && memcmp(e->key, key, n) == 0) {
-			if (!same_stat(&e->st, st) || !block_valid(c, e->block))
+			if (!same_stat(&e->st, st) || !entry_ok(c, e))
 				return NULL;
 			*hash = e->hash;
 			return e->block;
@@ -344,7 +368,7 @@ const void *cache_block_by_hash(const Cache *c, uint64_t hash)
 		return NULL;
 	for (uint32_t h = (uint32_t)hash & c->mask; c->by_hash[h]; h = (h + 1) & c->mask) {
 		Entry *e = &c->loaded[c->by_hash[h] - 1];
-		if (e->hash == hash && block_valid(c, e->block))
+		if (e->hash == hash && entry_ok(c, e))
 			return e->block;
 	}
 	return NULL;
@@ -384,7 +408,6 @@ void cache_put_block(Cache *c, const char *key, const FileStat *st, uint64_t has
 
 typedef struct {
 	FILE *fp;
-	XXH3_state_t *hash;
 	bool ok;
 } Writer;
 
@@ -392,14 +415,14 @@ static void put(Writer *w, const void *p, size_t n)
 {
 	if (!n)
 		return;
-	XXH3_64bits_update(w->hash, p, n);
 	if (w->ok && fwrite(p, 1, n, w->fp) != n)
 		w->ok = false;
 }
 
 static void write_entry(Writer *w, const Entry *e)
 {
-	EntryHead h = {e->key_len, block_size(e->block), e->st, e->hash};
+	EntryHead h = {e->key_len, block_size(e->block), e->st, e->hash,
+		       entry_check(e->key, e->key_len, e->block)};
 	static const char zeros[8];
 	size_t kpad = ((size_t)e->key_len + 1 + 7) & ~(size_t)7;
 	put(w, &h, sizeof(h));
@@ -426,9 +449,8 @@ static void remove_old_versions(const Cache *c)
 	}
 }
 
-/* Streams the entries to a temporary file with the payload hash computed
- * on the way, then writes the header, renames the file into place and
- * removes the journal. */
+/* Streams the entries to a temporary file, then writes the header,
+ * renames the file into place and removes the journal. */
 static void write_all(Cache *c, bool keep_unused)
 {
 	char *dir = cache_dir();
@@ -440,17 +462,13 @@ static void write_all(Cache *c, bool keep_unused)
 		free(dir);
 	}
 	char *tmp = xasprintf("%s.tmp.%d", c->path, (int)getpid());
-	Writer w = {fopen(tmp, "wb"), XXH3_createState(), true};
-	if (!w.fp || !w.hash) {
+	Writer w = {fopen(tmp, "wb"), true};
+	if (!w.fp) {
 		warn_at(c->path, 0, "cannot write the cache: %s", strerror(errno));
-		if (w.fp)
-			fclose(w.fp);
-		XXH3_freeState(w.hash);
 		free(tmp);
 		return;
 	}
 	setvbuf(w.fp, NULL, _IOFBF, 1 << 20);
-	XXH3_64bits_reset(w.hash);
 	static const char header[24];
 	w.ok = fwrite(header, 1, sizeof(header), w.fp) == sizeof(header);
 	uint32_t count = 0;
@@ -459,18 +477,17 @@ static void write_all(Cache *c, bool keep_unused)
 			write_entry(&w, &c->loaded[i]), count++;
 	for (int i = 0; i < c->added.n; i++)
 		write_entry(&w, &c->added.v[i]), count++;
-	uint64_t ph = XXH3_64bits_digest(w.hash);
+	uint64_t file_len = (uint64_t)ftello(w.fp);
 	uint32_t version = c->version;
 	char head[24];
 	memcpy(head, MAGIC, 8);
 	memcpy(head + 8, &version, 4);
 	memcpy(head + 12, &count, 4);
-	memcpy(head + 16, &ph, 8);
+	memcpy(head + 16, &file_len, 8);
 	if (w.ok && (fseek(w.fp, 0, SEEK_SET) != 0 || fwrite(head, 1, sizeof(head), w.fp) != sizeof(head)))
 		w.ok = false;
 	if (fclose(w.fp) != 0)
 		w.ok = false;
-	XXH3_freeState(w.hash);
 	if (!w.ok || rename(tmp, c->path) != 0) {
 		warn_at(c->path, 0, "cannot write the cache: %s", strerror(errno));
 		unlink(tmp);
@@ -501,7 +518,8 @@ static bool append_journal(Cache *c)
 	size_t at = 32;
 	for (int i = 0; i < c->added.n; i++) {
 		const Entry *e = &c->added.v[i];
-		EntryHead h = {e->key_len, block_size(e->block), e->st, e->hash};
+		EntryHead h = {e->key_len, block_size(e->block), e->st, e->hash,
+			       entry_check(e->key, e->key_len, e->block)};
 		size_t kpad = ((size_t)e->key_len + 1 + 7) & ~(size_t)7;
 		memcpy(buf + at, &h, sizeof(h));
 		at += sizeof(h);

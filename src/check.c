@@ -2259,10 +2259,12 @@ void check_run(Check *ck, const int *files, int n, FindingVec *out)
 	/* the contexts the graph was prepared with; a file that would need a
 	 * new one (outside the file set) is read in the fallback */
 	int nctx = s->cfg.ctxs.n;
+	phase("contexts");
 	ck->ctx_of_file = xmalloc(((size_t)ft->nfiles + 1) * sizeof(int));
 	for (int f = 0; f < ft->nfiles; f++) {
 		int c = -1;
-		if ((ft->files[f].flags & F_IN_TREE) && !(ft->files[f].flags & F_EXCLUDED) && ft->files[f].facts)
+		if ((ft->files[f].flags & F_IN_TREE) && !(ft->files[f].flags & F_EXCLUDED) && ft->files[f].facts &&
+		    in_scope(s, f))
 			c = session_ctx_for_file(s, f);
 		ck->ctx_of_file[f] = c >= 0 && c < nctx ? c : ck->fallback_ctx;
 	}
@@ -2331,7 +2333,8 @@ char *check_written(Check *ck, int file, int dir)
 /* Whether path lies under an angle-bracket directory of from's chain. */
 static bool on_chain(Session *s, int from, const char *tk)
 {
-	const Chain *ch = &s->cfg.chains.v[s->cfg.ctxs.v[session_ctx_for_file(s, from)].chain];
+	int from_ctx = session_ctx_for_file(s, from); /* may grow cfg.ctxs */
+	const Chain *ch = &s->cfg.chains.v[s->cfg.ctxs.v[from_ctx].chain];
 	for (int i = ch->quote_end; i < ch->ndirs; i++) {
 		const char *dk = fs_keystr(&s->ft, ch->dirs[i]);
 		size_t dl = strlen(dk);
@@ -2349,7 +2352,8 @@ char *check_spelling(Check *ck, int from, int target)
 	/* a header under an include directory of the chain, included from a
 	 * file under the same directory, is spelled from there, as the
 	 * kernel does: <linux/sched/types.h> in <linux/sched/cputime.h> */
-	const Chain *ch0 = &s->cfg.chains.v[s->cfg.ctxs.v[session_ctx_for_file(s, from)].chain];
+	int from_ctx = session_ctx_for_file(s, from); /* may grow cfg.ctxs */
+	const Chain *ch0 = &s->cfg.chains.v[s->cfg.ctxs.v[from_ctx].chain];
 	for (int i = ch0->quote_end; i < ch0->ndirs; i++) {
 		const char *dk = fs_keystr(&s->ft, ch0->dirs[i]);
 		size_t dl = strlen(dk);
@@ -2373,7 +2377,8 @@ char *check_spelling(Check *ck, int from, int target)
 		return r;
 	}
 	/* along the search chain: the first directory that holds it */
-	const Chain *ch = &s->cfg.chains.v[s->cfg.ctxs.v[session_ctx_for_file(s, from)].chain];
+	from_ctx = session_ctx_for_file(s, from);
+	const Chain *ch = &s->cfg.chains.v[s->cfg.ctxs.v[from_ctx].chain];
 	for (int i = 0; i < ch->ndirs; i++) {
 		const char *dk = fs_keystr(&s->ft, ch->dirs[i]);
 		size_t dl = strlen(dk);

@@ -413,9 +413,11 @@ void session_include_edges(Session *s, IncludeEdges *e)
 	e->n = n;
 	IntVec from = {0}, to = {0}, out = {0};
 	for (int f = 0; f < n; f++) {
-		if (!s->ft.files[f].facts || !s->graph || !(s->ft.files[f].flags & F_IN_TREE))
+		if (!s->ft.files[f].facts || !s->graph || !(s->ft.files[f].flags & F_IN_TREE) ||
+		    (s->scope && (f >= s->nscope || !s->scope[f])))
 			continue;
-		int chain = s->cfg.ctxs.v[session_ctx_for_file(s, f)].chain;
+		int ctx = session_ctx_for_file(s, f); /* may grow cfg.ctxs */
+		int chain = s->cfg.ctxs.v[ctx].chain;
 		out.n = 0;
 		graph_file_targets(s->graph, chain, f, &out);
 		for (int k = 0; k < out.n; k++)
