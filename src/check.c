@@ -412,6 +412,14 @@ static void index_pasted_seeds(Check *ck)
 	}
 }
 
+/* The next block of file ids [from, to) for a worker; false when done. */
+static bool next_files(int *next, int nfiles, int *from, int *to)
+{
+	*from = __atomic_fetch_add(next, 256, __ATOMIC_RELAXED);
+	*to = *from + 256 < nfiles ? *from + 256 : nfiles;
+	return *from < nfiles;
+}
+
 /* Each file's uses as name ids; a name nobody provides cannot decide
  * anything and is left out, unless a macro may make it by pasting: then
  * it is a use of that seed. */
@@ -421,11 +429,7 @@ static void *uses_worker(void *arg)
 	Check *ck = job->ck;
 	FileTable *ft = &ck->s->ft;
 	int nnames = intern_count(ck->names);
-	for (;;) {
-		int from = __atomic_fetch_add(&job->next, 256, __ATOMIC_RELAXED);
-		if (from >= ft->nfiles)
-			break;
-		int to = from + 256 < ft->nfiles ? from + 256 : ft->nfiles;
+	for (int from, to; next_files(&job->next, ft->nfiles, &from, &to);) {
 		for (int f = from; f < to; f++) {
 			const Symbols *sy = ft->files[f].syms;
 			if (!sy)
@@ -488,11 +492,7 @@ static void *hash_worker(void *arg)
 	HashJob *job = arg;
 	FileTable *ft = job->ft;
 	char buf[300];
-	for (;;) {
-		int from = __atomic_fetch_add(&job->next, 256, __ATOMIC_RELAXED);
-		if (from >= ft->nfiles)
-			break;
-		int to = from + 256 < ft->nfiles ? from + 256 : ft->nfiles;
+	for (int from, to; next_files(&job->next, ft->nfiles, &from, &to);) {
 		for (int f = from; f < to; f++) {
 			const Symbols *sy = ft->files[f].syms;
 			for (uint32_t k = 0; sy && k < sy->nprovides; k++) {
