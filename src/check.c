@@ -667,6 +667,7 @@ typedef struct {
 } RootEdge;
 
 #define NEVER 0xffffffffu
+#define RK_CERTAIN 0x8000
 
 typedef struct {
 	TuGraph g;
@@ -682,7 +683,8 @@ typedef struct {
 			      * scanning a name's providers stays in cache */
 	IntVec inclos_set;   /* the files whose bits are set */
 	uint32_t *rmark;     /* by name id: == epoch when the root provides it */
-	uint16_t *rkinds;    /* ... with these kinds (bit set of SymKind) */
+	uint16_t *rkinds;    /* ... with these kinds (bit set of SymKind), and
+			      * RK_CERTAIN when one is outside every #if */
 	uint32_t repoch;
 	IntVec prov_nodes;
 	IntVec prov_cert;    /* by index in prov_nodes: provides it for certain */
@@ -883,13 +885,18 @@ static void load_root(Check *ck, Root *r, int file)
 	}
 	r->repoch++;
 	const Symbols *sy = ck->s->ft.files[file].syms;
+	const uint32_t *rg;
+	int nrg = sy ? unknown_ranges(ck, file, &rg) : 0;
 	for (int k = ck->fprov_off[file]; sy && k < ck->fprov_off[file + 1]; k++) {
 		int id = ck->fprov[k];
 		if (r->rmark[id] != r->repoch) {
 			r->rmark[id] = r->repoch;
 			r->rkinds[id] = 0;
 		}
-		r->rkinds[id] |= (uint16_t)(1u << sym_provides(sy)[k - ck->fprov_off[file]].kind);
+		const SymEntry *e = &sym_provides(sy)[k - ck->fprov_off[file]];
+		r->rkinds[id] |= (uint16_t)(1u << e->kind);
+		if (!in_ranges(rg, nrg, e->line))
+			r->rkinds[id] |= RK_CERTAIN;
 	}
 	/* exported includes: the exporter provides what they provide */
 	r->exp_pairs.n = 0;
@@ -940,6 +947,10 @@ static bool satisfies(int kind, int flags)
 static bool root_satisfies(const Root *r, int id, int flags)
 {
 	if (r->rmark[id] != r->repoch || (flags & UF_PROTO))
+		return false;
+	/* #ifndef X / #define X fallback: a definition of its own under an #if
+	 * does not stand in for the one the test looks for */
+	if ((flags & UF_COND) && !(r->rkinds[id] & RK_CERTAIN))
 		return false;
 	for (int kind = 0; kind < SK_NKINDS; kind++)
 		if ((r->rkinds[id] >> kind & 1) && satisfies(kind, flags))
@@ -1511,8 +1522,8 @@ static void fallout_use(Check *ck, Root *r, Fallout *fo, int z, int k, uint32_t 
 		const Prov *p = &ck->provs[j];
 		if (!satisfies(p->kind, u->flags))
 			continue;
-		if (p->file == z)
-			safe = true;
+		if (p->file == z && !(p->cond && (u->flags & UF_COND)))
+			safe = true; /* z defines it (not as an #ifndef fallback) */
 		for (int t = ck->fwd_off[z]; t < ck->fwd_off[z + 1] && !safe && !p->cond; t++)
 			safe = ck->fwd[t] == p->file; /* z includes it itself */
 		if (!safe && r->fmark[p->file] == e && (p->kind < best || (p->kind == best && home_cond && !p->cond)))
@@ -1889,6 +1900,17 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 		uses_itself[c] = used_node[r->redges.v[c].node];
 	const Symbols *own_syms = syms_of(ck, file);
 	bool forwarder = is_forwarder(ck, file);
+	/* an #include whose name is computed from macros nobody here knows
+	 * (trace_events.h's #include TRACE_INCLUDE(TRACE_INCLUDE_FILE)) may
+	 * use whatever the lines before it define */
+	unsigned opaque_until = 0;
+	for (int m = 0; m < r->g.missing.n; m++) {
+		const TuMissing *tm = &r->g.missing.v[m];
+		if (tm->from_file != file || tm->dir < 0 || !(facts_dirs(ff)[tm->dir].flags & DF_COMPUTED))
+			continue;
+		if (facts_dirs(ff)[tm->dir].line > opaque_until)
+			opaque_until = facts_dirs(ff)[tm->dir].line;
+	}
 	for (int c = 0; c < nre; c++) {
 		RootEdge *re = &r->redges.v[c];
 		if (re->dir < 0 || keep[c])
@@ -1902,6 +1924,8 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 			continue; /* a .c, .inc, .def ... file: code, not declarations */
 		if (forwarder)
 			continue; /* its includes are all it is */
+		if (re->line < opaque_until)
+			continue; /* a computed #include after it may need it */
 		if (needs_includer(ck, r, target))
 			continue; /* the header is written to be included here */
 		int kind = -1;

@@ -1,0 +1,2 @@
+#undef EMIT
+#define EMIT(name) extern int name;

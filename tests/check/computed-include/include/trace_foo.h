@@ -1,0 +1,3 @@
+#ifdef EMIT
+EMIT(foo_events)
+#endif
