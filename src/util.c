@@ -312,13 +312,20 @@ bool path_has_prefix(const char *p, const char *dir)
 void json_string(StrBuf *out, const char *s)
 {
 	sb_addc(out, '"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+	const unsigned char *p = (const unsigned char *)s;
+	for (;;) {
+		/* the run that needs no escaping, in one copy */
+		const unsigned char *run = p;
+		while (*p >= 0x20 && *p != '"' && *p != '\\')
+			p++;
+		sb_add(out, (const char *)run, (size_t)(p - run));
+		if (!*p)
+			break;
 		if (*p == '"' || *p == '\\')
 			sb_addc(out, '\\'), sb_addc(out, (char)*p);
-		else if (*p < 0x20)
-			sb_addf(out, "\\u%04x", *p);
 		else
-			sb_addc(out, (char)*p);
+			sb_addf(out, "\\u%04x", *p);
+		p++;
 	}
 	sb_addc(out, '"');
 }
