@@ -705,7 +705,7 @@ test_expect_success 'FILE arguments: a .c file named alone gets its findings of 
 	done
 '
 
-test_expect_success 'FILE arguments: a .c file nothing includes is read with its closure only' '
+test_expect_success 'FILE arguments: a .c file nothing includes is read with its closure only; one a macro names for an #include is not' '
 	mkdir -p inc/include &&
 	printf "#define X 1\n" >inc/include/x.h &&
 	printf "#define Y 2\n" >inc/include/y.h &&
@@ -717,7 +717,11 @@ test_expect_success 'FILE arguments: a .c file nothing includes is read with its
 	(cd inc && hdrslim check --json --stats -I include . b.c >../b.json 2>../b.err; test $? = 1) &&
 	test_grep -v "stats: scope" b.err &&
 	test_grep "\"file\": \"b.c\", \"line\": 1, \"include\": \"<x.h>\", \"kind\": \"unused\"" b.json &&
-	test_grep "\"fallout\": \[{\"file\": \"a.c\", \"symbols\": \[\"X\"\]" b.json
+	test_grep "\"fallout\": \[{\"file\": \"a.c\", \"symbols\": \[\"X\"\]" b.json &&
+	printf "#define PART \"e.c\"\n#include PART\n" >inc/d.c &&
+	printf "static int e;\n" >inc/e.c &&
+	(cd inc && hdrslim check --json --stats -nostdinc -I include . e.c >../e.json 2>../e.err; test $? -le 1) &&
+	test_grep -v "stats: scope" e.err
 '
 
 test_expect_success 'TREE defaults to the current directory' '
