@@ -1291,21 +1291,15 @@ static void build_rev(Check *ck)
  * on their includers for it. */
 static void build_needers(Check *ck)
 {
-	int nn = intern_count(ck->names);
-	ck->need_off = xcalloc((size_t)nn + 2, sizeof(int));
-	for (int f = 0; f < ck->nfiles; f++)
-		for (int k = 0; k < ck->unresolved[f].n; k++)
-			ck->need_off[(ck->unresolved[f].v[k] >> 1) + 1]++;
-	for (int i = 0; i < nn; i++)
-		ck->need_off[i + 1] += ck->need_off[i];
-	ck->need = xmalloc((size_t)ck->need_off[nn] * sizeof(int) + 1);
-	int *fill = xcalloc((size_t)nn + 1, sizeof(int));
+	IntVec name = {0}, header = {0};
 	for (int f = 0; f < ck->nfiles; f++)
 		for (int k = 0; k < ck->unresolved[f].n; k++) {
-			int id = ck->unresolved[f].v[k] >> 1;
-			ck->need[ck->need_off[id] + fill[id]++] = f;
+			vec_push(&name, ck->unresolved[f].v[k] >> 1);
+			vec_push(&header, f);
 		}
-	free(fill);
+	csr_build(intern_count(ck->names), name.v, header.v, name.n, &ck->need_off, &ck->need);
+	vec_free(&name);
+	vec_free(&header);
 }
 
 /* A header, or a .c file some other file includes: what it leaves
@@ -2628,20 +2622,5 @@ void check_sym_list(const Check *ck, const IntVec *syms, int max, StrBuf *out)
 
 unsigned check_parse_kinds(const char *s, unsigned dflt, const char *cmd)
 {
-	if (!s)
-		return dflt;
-	unsigned k = 0;
-	char *copy = xstrdup(s);
-	for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
-		int found = -1;
-		for (int i = 0; i < FK_NKINDS; i++)
-			if (!strcmp(tok, check_kind_name(i)) || (i == FK_FORWARD && !strcmp(tok, "forward")))
-				found = i;
-		if (found < 0)
-			die("%s: unknown kind '%s' in --kinds (unused, replaceable, redundant, missing, "
-			    "forward-declarable)", cmd, tok);
-		k |= 1u << found;
-	}
-	free(copy);
-	return k;
+	return kind_list_parse(s, dflt, FK_NKINDS, check_kind_name, FK_FORWARD, "forward", cmd);
 }

@@ -229,8 +229,6 @@ int cmd_check(int argc, char **argv)
 {
 	Options o;
 	options_parse(&o, argc, argv, "check", "--json,--kinds,--policy,--mapping,--decl-macro");
-	for (int i = 0; i < o.decl_macros.n; i++)
-		decl_add_macro(o.decl_macros.v[i]);
 	unsigned kinds = check_parse_kinds(o.kinds, (1u << FK_NKINDS) - 1, "check");
 	bool strict = false;
 	if (o.policy && !strcmp(o.policy, "strict"))

@@ -448,24 +448,6 @@ static int apply_wrappers(DeadCtx *cx, StepOpts *so, const StrVec *names)
 	return status;
 }
 
-static unsigned parse_kinds(const char *s)
-{
-	if (!s)
-		return (1u << DK_NKINDS) - 1;
-	unsigned k = 0;
-	char *copy = xstrdup(s);
-	for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
-		int found = -1;
-		for (int i = 0; i < DK_NKINDS; i++)
-			if (!strcmp(t, dead_kind_name(i)) || (i == DK_FORWARD && !strcmp(t, "forward")))
-				found = i;
-		if (found < 0)
-			die("dead: unknown kind '%s' in --kinds (dead, needless-forward, wrapper)", t);
-		k |= 1u << found;
-	}
-	free(copy);
-	return k;
-}
 
 int cmd_dead(int argc, char **argv)
 {
@@ -517,10 +499,8 @@ int cmd_dead(int argc, char **argv)
 	/* names must be dead in every configuration: union mode unless told */
 	if (!o.mode)
 		o.mode = 2;
-	for (int i = 0; i < o.decl_macros.n; i++)
-		decl_add_macro(o.decl_macros.v[i]);
 	DeadCtx cx = {.o = &o, .no_spatch = no_spatch};
-	cx.kinds = parse_kinds(o.kinds);
+	cx.kinds = kind_list_parse(o.kinds, (1u << DK_NKINDS) - 1, DK_NKINDS, dead_kind_name, DK_FORWARD, "forward", "dead");
 	int first = 0;
 	const char *tree = o.tree ? o.tree : ".";
 	if (o.args.n && is_dir(o.args.v[0])) {

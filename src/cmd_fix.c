@@ -104,8 +104,6 @@ int cmd_fix(int argc, char **argv)
 	 * unless told otherwise; the compiler checks the configured build. */
 	if (!o.mode)
 		o.mode = 2;
-	for (int i = 0; i < o.decl_macros.n; i++)
-		decl_add_macro(o.decl_macros.v[i]);
 	unsigned kinds = check_parse_kinds(o.kinds, 1u << FK_UNUSED | 1u << FK_REPLACEABLE | 1u << FK_REDUNDANT, "fix");
 	bool strict = o.policy && !strcmp(o.policy, "strict");
 	if (o.policy && !strict && strcmp(o.policy, "minimal"))

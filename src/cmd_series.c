@@ -1054,8 +1054,6 @@ int cmd_series(int argc, char **argv)
 	 * unless told otherwise; the compiler checks the configured build. */
 	if (!o.mode)
 		o.mode = 2;
-	for (int i = 0; i < o.decl_macros.n; i++)
-		decl_add_macro(o.decl_macros.v[i]);
 	if (o.args.n != 2)
 		die("series: usage: hdrslim series [OPTIONS] TREE PLAN");
 	Plan p = {0};

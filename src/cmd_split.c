@@ -1002,8 +1002,6 @@ int cmd_split(int argc, char **argv)
 	}
 	Options o;
 	options_parse(&o, argc, argv, "split", "--json,--decl-macro");
-	for (int i = 0; i < o.decl_macros.n; i++)
-		decl_add_macro(o.decl_macros.v[i]);
 	if (o.args.n != 2)
 		die("split: usage: hdrslim split [OPTIONS] TREE HEADER");
 	sp.tree = o.args.v[0];

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "cache.h"
+#include "decl.h"
 
 static void usage_error(const char *cmd, const char *fmt, const char *arg)
 {
@@ -124,9 +125,10 @@ void options_parse(Options *o, int argc, char **argv, const char *cmd, const cha
 		else if (list_has(extra, "--mapping") && is_opt(a, "--mapping"))
 			o->mapping = xstrdup(value_of(argc, argv, &i, "--mapping", cmd));
 		else if (list_has(extra, "--decl-macro") && is_opt(a, "--decl-macro")) {
+			/* registered at once: every symbol-facts pass reads them */
 			char *v = xstrdup(value_of(argc, argv, &i, "--decl-macro", cmd));
 			for (char *t = strtok(v, ","); t; t = strtok(NULL, ","))
-				vec_push(&o->decl_macros, xstrdup(t));
+				decl_add_macro(t);
 			free(v);
 		} else if (list_has(extra, "--max") && is_opt(a, "--max"))
 			o->max = int_value(value_of(argc, argv, &i, "--max", cmd), "--max", cmd);
@@ -151,9 +153,6 @@ void options_free(Options *o)
 	free(o->kinds);
 	free(o->policy);
 	free(o->mapping);
-	for (int i = 0; i < o->decl_macros.n; i++)
-		free(o->decl_macros.v[i]);
-	vec_free(&o->decl_macros);
 	for (int i = 0; i < o->args.n; i++)
 		free(o->args.v[i]);
 	vec_free(&o->args);
@@ -426,24 +425,8 @@ void session_include_edges(Session *s, IncludeEdges *e)
 				vec_push(&to, out.v[k]);
 			}
 	}
-	e->fwd_off = xcalloc((size_t)n + 1, sizeof(int));
-	for (int k = 0; k < from.n; k++)
-		e->fwd_off[from.v[k] + 1]++;
-	for (int i = 0; i < n; i++)
-		e->fwd_off[i + 1] += e->fwd_off[i];
-	e->fwd = xmalloc((size_t)to.n * sizeof(int) + 1);
-	for (int k = 0; k < to.n; k++)
-		e->fwd[k] = to.v[k]; /* from is in file order */
-	e->rev_off = xcalloc((size_t)n + 1, sizeof(int));
-	for (int k = 0; k < to.n; k++)
-		e->rev_off[to.v[k] + 1]++;
-	for (int i = 0; i < n; i++)
-		e->rev_off[i + 1] += e->rev_off[i];
-	e->rev = xmalloc((size_t)to.n * sizeof(int) + 1);
-	int *fill = xcalloc((size_t)n + 1, sizeof(int));
-	for (int k = 0; k < to.n; k++)
-		e->rev[e->rev_off[to.v[k]] + fill[to.v[k]]++] = from.v[k];
-	free(fill);
+	csr_build(n, from.v, to.v, from.n, &e->fwd_off, &e->fwd);
+	csr_build(n, to.v, from.v, to.n, &e->rev_off, &e->rev);
 	vec_free(&from);
 	vec_free(&to);
 	vec_free(&out);

@@ -32,7 +32,6 @@ typedef struct {
 	char *sort;
 	char *kinds, *policy; /* check */
 	char *mapping;        /* check: private -> public header mapping file */
-	StrVec decl_macros;   /* check: more declaration-style macros */
 	int top, max;
 	StrVec args;       /* positional arguments */
 } Options;

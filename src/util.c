@@ -309,6 +309,46 @@ bool path_has_prefix(const char *p, const char *dir)
 	return strncmp(p, dir, n) == 0 && (p[n] == '/' || p[n] == 0);
 }
 
+void csr_build(int n, const int *key, const int *val, int m, int **off_out, int **val_out)
+{
+	int *off = xcalloc((size_t)n + 2, sizeof(int));
+	for (int k = 0; k < m; k++)
+		off[key[k] + 1]++;
+	for (int i = 0; i < n; i++)
+		off[i + 1] += off[i];
+	int *out = xmalloc((size_t)m * sizeof(int) + 1);
+	int *fill = xcalloc((size_t)n + 1, sizeof(int));
+	for (int k = 0; k < m; k++)
+		out[off[key[k]] + fill[key[k]]++] = val[k];
+	free(fill);
+	*off_out = off;
+	*val_out = out;
+}
+
+unsigned kind_list_parse(const char *s, unsigned dflt, int nkinds, const char *(*name)(int), int short_kind,
+			 const char *short_name, const char *cmd)
+{
+	if (!s)
+		return dflt;
+	unsigned k = 0;
+	char *copy = xstrdup(s);
+	for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
+		int found = -1;
+		for (int i = 0; i < nkinds; i++)
+			if (!strcmp(tok, name(i)) || (i == short_kind && !strcmp(tok, short_name)))
+				found = i;
+		if (found < 0) {
+			StrBuf all = {0};
+			for (int i = 0; i < nkinds; i++)
+				sb_addf(&all, "%s%s", i ? ", " : "", name(i));
+			die("%s: unknown kind '%s' in --kinds (%s)", cmd, tok, sb_str(&all));
+		}
+		k |= 1u << found;
+	}
+	free(copy);
+	return k;
+}
+
 void json_string(StrBuf *out, const char *s)
 {
 	sb_addc(out, '"');

@@ -102,6 +102,14 @@ const char *opt_value(int argc, char **argv, int *i, const char *name, const cha
 bool list_has(const char *csv, const char *item);
 
 /* Writes s as a JSON string literal (quotes and escapes included). */
+/* Compressed rows from m (key, val) pairs, keys in [0, n): row i is
+ * (*val_out)[(*off_out)[i] .. (*off_out)[i + 1]), in pair order. */
+void csr_build(int n, const int *key, const int *val, int m, int **off_out, int **val_out);
+/* A --kinds list ("a,b"): the bit set of the kinds named, by name(i) for
+ * i < nkinds or short_name for short_kind; dflt when s is NULL; an unknown
+ * kind is a usage error naming cmd and the known ones. */
+unsigned kind_list_parse(const char *s, unsigned dflt, int nkinds, const char *(*name)(int), int short_kind,
+			 const char *short_name, const char *cmd);
 void json_string(StrBuf *out, const char *s);
 
 double now_seconds(void);

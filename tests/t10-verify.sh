@@ -309,37 +309,6 @@ test_expect_success 'SIGTERM during the before-compile restores the work tree' '
 	! test -e "$backup"
 '
 
-# A miniature Kbuild tree and its output directory (make O=BUILD), with the
-# .cmd files fixdep writes: kernel/a.o and kernel/b.o are built, a.o's
-# dependencies name include/linux/foo.h; kernel/c.c includes foo.h too but
-# is not built in this configuration.
-mkkbuild () {
-	rm -rf kb kb-build
-	mkdir -p kb/include/linux kb/kernel kb-build/include/generated kb-build/kernel
-	src=$(cd kb && pwd)
-	build=$(cd kb-build && pwd)
-	touch kb/Kbuild kb/Kconfig
-	: >kb/include/linux/kconfig.h
-	: >kb/include/linux/compiler_types.h
-	printf 'struct foo { int x; };\n' >kb/include/linux/foo.h
-	printf '#include <linux/foo.h>\nstruct foo a;\n_Static_assert(sizeof(KBUILD_MODFILE) == 9, "the quoted -D");\n' >kb/kernel/a.c
-	printf 'int b;\n' >kb/kernel/b.c
-	printf '#include <linux/foo.h>\nstruct foo c;\n' >kb/kernel/c.c
-	: >kb-build/include/generated/autoconf.h
-	for o in a b; do
-		{
-			printf 'savedcmd_kernel/%s.o := gcc -Wp,-MMD,kernel/.%s.o.d -nostdinc -I%s/include -I./include -include %s/include/linux/kconfig.h -D__KERNEL__ -Wall -DKBUILD_MODFILE='"'"'"kernel/%s"'"'"' -DKBUILD_BASENAME='"'"'"%s"'"'"' -c -o kernel/%s.o %s/kernel/%s.c  \n\n' \
-				"$o" "$o" "$src" "$src" "$o" "$o" "$o" "$src" "$o"
-			printf 'source_kernel/%s.o := %s/kernel/%s.c\n\n' "$o" "$src" "$o"
-			printf 'deps_kernel/%s.o := \\\n    $(wildcard include/config/FOO) \\\n' "$o"
-			test "$o" = b || printf '  %s/include/linux/foo.h \\\n' "$src"
-			printf '  %s/include/linux/kconfig.h \\\n' "$src"
-			printf '\nkernel/%s.o: $(deps_kernel/%s.o)\n\n$(deps_kernel/%s.o):\n' "$o" "$o" "$o"
-		} >"kb-build/kernel/.$o.o.cmd"
-	done
-	(cd kb && git init -q && git config user.name t && git config user.email t@t.invalid &&
-		git add -A && git commit -q -m initial)
-}
 
 test_expect_success 'Kbuild: the .cmd files'"'"' commands and dependency lists' '
 	mkkbuild &&

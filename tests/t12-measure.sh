@@ -275,39 +275,6 @@ test_expect_success 'not a git tree: exit 2, one line' '
 	no_scratch_left
 '
 
-# A miniature Kbuild tree and its output directory (make O=BUILD), with the
-# .cmd files fixdep writes (as in t10): kernel/a.o and kernel/b.o are
-# built, a.o's dependencies name include/linux/foo.h; kernel/c.c includes
-# foo.h too but is not built.  The commands name the tree by its absolute
-# path, so measure must point them at its scratch work tree.
-mkkbuild () {
-	rm -rf kb kb-build
-	mkdir -p kb/include/linux kb/kernel kb-build/include/generated kb-build/kernel
-	src=$(cd kb && pwd)
-	touch kb/Kbuild kb/Kconfig
-	: >kb/include/linux/kconfig.h
-	: >kb/include/linux/compiler_types.h
-	: >kb/include/linux/compiler-version.h
-	printf 'struct foo { int x; };\n' >kb/include/linux/foo.h
-	printf '/* bar */\nstruct bar {\n\tint y;\n};\n\n' >kb/include/linux/bar.h
-	printf '#include <linux/foo.h>\nstruct foo a;\n' >kb/kernel/a.c
-	printf 'int b;\n' >kb/kernel/b.c
-	printf '#include <linux/foo.h>\nstruct foo c;\n' >kb/kernel/c.c
-	: >kb-build/include/generated/autoconf.h
-	for o in a b; do
-		{
-			printf 'savedcmd_kernel/%s.o := gcc -Wp,-MMD,kernel/.%s.o.d -nostdinc -I%s/include -I./include -include %s/include/linux/kconfig.h -D__KERNEL__ -Wall -DKBUILD_BASENAME='"'"'"%s"'"'"' -c -o kernel/%s.o %s/kernel/%s.c  \n\n' \
-				"$o" "$o" "$src" "$src" "$o" "$o" "$src" "$o"
-			printf 'source_kernel/%s.o := %s/kernel/%s.c\n\n' "$o" "$src" "$o"
-			printf 'deps_kernel/%s.o := \\\n    $(wildcard include/config/FOO) \\\n' "$o"
-			test "$o" = b || printf '  %s/include/linux/foo.h \\\n' "$src"
-			printf '  %s/include/linux/kconfig.h \\\n' "$src"
-			printf '\nkernel/%s.o: $(deps_kernel/%s.o)\n\n$(deps_kernel/%s.o):\n' "$o" "$o" "$o"
-		} >"kb-build/kernel/.$o.o.cmd"
-	done
-	(cd kb && git init -q && git config user.name t && git config user.email t@t.invalid &&
-		git add -A && git commit -q -m initial)
-}
 
 test_expect_success 'Kbuild: the objects whose .cmd names a changed file, compiled from the revisions' '
 	mkkbuild &&
