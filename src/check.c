@@ -63,6 +63,20 @@ struct Check {
 	IntVec *unresolved; /* by file id: names a header's closure cannot provide */
 	bool *has_unresolved;
 	int *need_off, *need; /* CSR: name id -> the headers that leave it unresolved */
+	/* The unresolved lists again in the form check_file reads them for
+	 * every root, most of its work: the names in them numbered densely
+	 * ("needs", so per-root marks stay in cache), and per need and
+	 * flavour (complete type or not) its providers copied out, filtered
+	 * by kind, headers first (see index_needs). */
+	int nneeds;
+	int *need_of_name;   /* by name id: its need, -1 none */
+	int *need_name;      /* by need: the name id */
+	int *cu_off, *cu;    /* CSR by file id: need << 1 | complete */
+	int *np_off;         /* CSR by need << 1 | complete: into np */
+	int *np_hdr_end;     /* ... where the .c files' provides start */
+	int *np;             /* provider file << 1 | under an unknown #if */
+	int *need_seed_off, *need_seed; /* CSR by need: collect_seed_names */
+	int *fseed_off, *fseed; /* CSR by file id: the seeds it has */
 	int *user_off;        /* CSR: name id -> the files that use it */
 	UserRef *users;
 	/* whole-tree reverse include edges, for fallout */
@@ -705,12 +719,16 @@ typedef struct {
 	IntVec seed_pool;    /* count, then name ids */
 	uint32_t *seen_name; /* by name id: epoch of the last file that used it */
 	int *seen_slot;      /* by name id: its index in the effective uses */
+	uint32_t *seen_need; /* the same by need, for the closure's uses */
+	int *need_slot;
+	uint32_t *rneed;     /* by need: == repoch when the root provides it */
+	uint16_t *rneed_kinds; /* ... with these kinds */
 	uint32_t epoch;
 	/* seed_providers, per root: seed name id -> its closure nodes, at
-	 * smemo_pool[at] (count, then nodes); open addressing on sid, slots
-	 * valid when smemo_key[slot] >> 32 == epoch */
+	 * smemo_pool[at] (count, then nodes); open addressing on sid, built
+	 * for the root whose epoch is smemo_epoch (build_seed_table) */
 	uint64_t *smemo_key;
-	int smemo_cap, smemo_used;
+	int smemo_cap;
 	uint32_t smemo_epoch;
 	IntVec smemo_pool;
 } Root;
@@ -769,9 +787,12 @@ static void two_labels(Root *r, const int *off, const int *succ, bool certain, I
 				l1->v[v] = e;
 			else
 				l2->v[v] = e;
-			for (int k = off[v]; k < off[v + 1]; k++)
-				if (succ[k] > 0)
-					vec_push(&r->stack, succ[k]);
+			vec_grow(&r->stack, r->stack.n + (off[v + 1] - off[v]));
+			for (int k = off[v]; k < off[v + 1]; k++) {
+				int w = succ[k]; /* pushed only when it still takes a label */
+				if (w > 0 && l1->v[w] != e && l2->v[w] < 0)
+					r->stack.v[r->stack.n++] = w;
+			}
 		}
 	}
 }
@@ -846,6 +867,10 @@ static void root_free(Root *r)
 	free(r->smemo_key);
 	vec_free(&r->smemo_pool);
 	free(r->seen_slot);
+	free(r->seen_need);
+	free(r->need_slot);
+	free(r->rneed);
+	free(r->rneed_kinds);
 }
 
 /* The context a file is read in: its own when the session knew it
@@ -860,7 +885,7 @@ static void load_root(Check *ck, Root *r, int file)
 	Unit u = {file, ctx_of(ck, file)};
 	tu_reset(&r->g, ck->s->ft.nfiles);
 	session_tu(ck->s, &u, &r->g);
-	tu_build_csr(&r->g);
+	tu_build_succ(&r->g); /* no postorder: labels need none */
 	label(r, ck->s->ft.files[file].facts);
 	if (!r->inclos)
 		r->inclos = xcalloc((size_t)ck->nfiles / 64 + 1, sizeof(uint64_t));
@@ -897,6 +922,15 @@ static void load_root(Check *ck, Root *r, int file)
 		r->rkinds[id] |= (uint16_t)(1u << e->kind);
 		if (!in_ranges(rg, nrg, e->line))
 			r->rkinds[id] |= RK_CERTAIN;
+		int q = ck->need_of_name ? ck->need_of_name[id] : -1;
+		if (q >= 0) {
+			if (!r->rneed) {
+				r->rneed = xcalloc((size_t)ck->nneeds + 1, sizeof(uint32_t));
+				r->rneed_kinds = xcalloc((size_t)ck->nneeds + 1, sizeof(uint16_t));
+			}
+			r->rneed[q] = r->repoch;
+			r->rneed_kinds[q] = r->rkinds[id];
+		}
 	}
 	/* exported includes: the exporter provides what they provide */
 	r->exp_pairs.n = 0;
@@ -944,18 +978,23 @@ static bool satisfies(int kind, int flags)
 	return true;
 }
 
+static bool kinds_satisfy(unsigned kinds, int flags)
+{
+	/* #ifndef X / #define X fallback: a definition of its own under an #if
+	 * does not stand in for the one the test looks for */
+	if ((flags & UF_COND) && !(kinds & RK_CERTAIN))
+		return false;
+	for (int kind = 0; kind < SK_NKINDS; kind++)
+		if ((kinds >> kind & 1) && satisfies(kind, flags))
+			return true;
+	return false;
+}
+
 static bool root_satisfies(const Root *r, int id, int flags)
 {
 	if (r->rmark[id] != r->repoch || (flags & UF_PROTO))
 		return false;
-	/* #ifndef X / #define X fallback: a definition of its own under an #if
-	 * does not stand in for the one the test looks for */
-	if ((flags & UF_COND) && !(r->rkinds[id] & RK_CERTAIN))
-		return false;
-	for (int kind = 0; kind < SK_NKINDS; kind++)
-		if ((r->rkinds[id] >> kind & 1) && satisfies(kind, flags))
-			return true;
-	return false;
+	return kinds_satisfy(r->rkinds[id], flags);
 }
 
 /* The node of file in the root's closure, -1 when it is not there. */
@@ -1001,7 +1040,7 @@ static int providers(Check *ck, Root *r, int id, int flags)
 }
 
 typedef struct {
-	Root *r;
+	IntVec *out;
 	int at;
 } PoolAt;
 
@@ -1009,14 +1048,47 @@ static bool pool_seed(const Check *ck, int sid, void *arg)
 {
 	(void)ck;
 	PoolAt *pa = arg;
-	vec_push(&pa->r->seed_pool, sid);
-	pa->r->seed_pool.v[pa->at]++;
+	vec_push(pa->out, sid);
+	pa->out->v[pa->at]++;
 	return true;
 }
 
-/* The names whose seeds could make name id (its '_'-separated runs that
- * some file has as a seed), memoized per thread: the same unprovided
- * names come back in root after root. */
+/* Appends to out a count, then the names whose seeds could make name id:
+ * its '_'-separated runs that some file has as a seed, and the seeds
+ * "P##" of the starts P a macro pastes onto (out##bwl). */
+static void collect_seed_names(const Check *ck, int id, IntVec *out)
+{
+	int at = out->n;
+	vec_push(out, 0);
+	const char *name = intern_str(ck->names, id);
+	int len = intern_len(ck->names, id);
+	if (!strncmp(name, "struct ", 7))
+		return;
+	int starts[64], ns = 0;
+	if (len <= 200)
+		for (int i = 0; i < len && ns < 63; i++)
+			if (i == 0 || (name[i - 1] == '_' && name[i] != '_'))
+				starts[ns++] = i;
+	for (int a = 0; a < ns; a++) {
+		for (int e = starts[a] + 1; e <= len; e++) {
+			if (e < len && name[e] != '_')
+				continue;
+			int sid = intern_find(ck->names, name + starts[a], (size_t)(e - starts[a]));
+			if (sid < 0 || sid == id)
+				continue;
+			if (ck->seed_off[sid + 1] > ck->seed_off[sid]) {
+				vec_push(out, sid);
+				out->v[at]++;
+			}
+		}
+	}
+	PoolAt pa = {out, at};
+	for_pasted_seeds(ck, name, (size_t)len, pool_seed, &pa);
+}
+
+/* collect_seed_names, memoized per thread: the same unprovided names
+ * come back in root after root.  The closure's uses have theirs in
+ * ck->need_seed_off instead. */
 static const int *seed_names(Check *ck, Root *r, int id, int *n)
 {
 	if (!r->seed_memo) {
@@ -1028,32 +1100,7 @@ static const int *seed_names(Check *ck, Root *r, int id, int *n)
 	}
 	if (r->seed_memo[id] < 0) {
 		int at = r->seed_pool.n;
-		vec_push(&r->seed_pool, 0); /* the count, filled below */
-		const char *name = intern_str(ck->names, id);
-		int len = intern_len(ck->names, id);
-		int starts[64], ns = 0;
-		if (len <= 200 && strncmp(name, "struct ", 7))
-			for (int i = 0; i < len && ns < 63; i++)
-				if (i == 0 || (name[i - 1] == '_' && name[i] != '_'))
-					starts[ns++] = i;
-		for (int a = 0; a < ns; a++) {
-			for (int e = starts[a] + 1; e <= len; e++) {
-				if (e < len && name[e] != '_')
-					continue;
-				int sid = intern_find(ck->names, name + starts[a], (size_t)(e - starts[a]));
-				if (sid < 0 || sid == id)
-					continue;
-				if (ck->seed_off[sid + 1] > ck->seed_off[sid]) {
-					vec_push(&r->seed_pool, sid);
-					r->seed_pool.v[at]++;
-				}
-			}
-		}
-		/* the seeds "P##" of the starts P a macro pastes onto (out##bwl) */
-		if (strncmp(name, "struct ", 7)) {
-			PoolAt pa = {r, at};
-			for_pasted_seeds(ck, name, (size_t)len, pool_seed, &pa);
-		}
+		collect_seed_names(ck, id, &r->seed_pool);
 		if (!r->seed_pool.v[at]) {
 			r->seed_pool.n = at;
 			at = 0;
@@ -1064,58 +1111,83 @@ static const int *seed_names(Check *ck, Root *r, int id, int *n)
 	return &r->seed_pool.v[r->seed_memo[id] + 1];
 }
 
-/* The closure nodes that have sid as a seed, computed once per root: the
- * same seed (u32, of thousands of trace headers) serves many names. */
+/* The slot of seed sid in the root's seed table (empty when absent). */
+static unsigned seed_slot(const Root *r, int sid)
+{
+	unsigned mask = (unsigned)r->smemo_cap - 1, h = ((unsigned)sid * 2654435761u) & mask;
+	while (r->smemo_key[h] != UINT64_MAX && (int)(r->smemo_key[h] >> 32) != sid)
+		h = (h + 1) & mask;
+	return h;
+}
+
+/* Every seed of the root's closure with its nodes, taken from the
+ * closure's side: u32 is a seed of thousands of trace headers, and a
+ * closure holds few of them.  A slot holds sid << 32 | count while
+ * counting, then sid << 32 | offset of (count, nodes) in smemo_pool. */
+static void build_seed_table(Check *ck, Root *r)
+{
+	int npairs = 0;
+	for (int v = 1; v < r->n; v++) {
+		int f = r->g.nodes.v[v];
+		if (f < ck->nfiles)
+			npairs += ck->fseed_off[f + 1] - ck->fseed_off[f];
+	}
+	int cap = 1024;
+	while (cap < 2 * npairs + 2)
+		cap *= 2;
+	if (cap > r->smemo_cap) {
+		free(r->smemo_key);
+		r->smemo_key = xmalloc((size_t)cap * sizeof(uint64_t));
+		r->smemo_cap = cap;
+	}
+	memset(r->smemo_key, 0xff, (size_t)r->smemo_cap * sizeof(uint64_t));
+	for (int v = 1; v < r->n; v++) {
+		int f = r->g.nodes.v[v];
+		for (int k = f < ck->nfiles ? ck->fseed_off[f] : 0; f < ck->nfiles && k < ck->fseed_off[f + 1]; k++) {
+			unsigned h = seed_slot(r, ck->fseed[k]);
+			uint32_t c = r->smemo_key[h] == UINT64_MAX ? 0 : (uint32_t)r->smemo_key[h];
+			r->smemo_key[h] = (uint64_t)(uint32_t)ck->fseed[k] << 32 | (c + 1);
+		}
+	}
+	r->smemo_pool.n = 0;
+	for (int h = 0; h < r->smemo_cap; h++) {
+		if (r->smemo_key[h] == UINT64_MAX)
+			continue;
+		int count = (int)(uint32_t)r->smemo_key[h], at = r->smemo_pool.n;
+		vec_grow(&r->smemo_pool, at + 1 + count);
+		r->smemo_pool.v[at] = 0;
+		r->smemo_pool.n = at + 1 + count;
+		r->smemo_key[h] = (r->smemo_key[h] & ~(uint64_t)UINT32_MAX) | (uint32_t)at;
+	}
+	for (int v = 1; v < r->n; v++) {
+		int f = r->g.nodes.v[v];
+		for (int k = f < ck->nfiles ? ck->fseed_off[f] : 0; f < ck->nfiles && k < ck->fseed_off[f + 1]; k++) {
+			int at = (int)(uint32_t)r->smemo_key[seed_slot(r, ck->fseed[k])];
+			r->smemo_pool.v[at + 1 + r->smemo_pool.v[at]++] = v;
+		}
+	}
+}
+
+/* The closure nodes that have sid as a seed. */
 static const int *seed_nodes(Check *ck, Root *r, int sid, int *n)
 {
-	if (r->smemo_epoch != r->epoch || 2 * (r->smemo_used + 1) > r->smemo_cap) {
-		if (r->smemo_epoch == r->epoch) { /* full: start over bigger */
-			r->smemo_cap *= 2;
-			free(r->smemo_key);
-			r->smemo_key = NULL;
-		}
-		if (!r->smemo_key) {
-			r->smemo_cap = r->smemo_cap ? r->smemo_cap : 1024;
-			r->smemo_key = xmalloc((size_t)r->smemo_cap * sizeof(uint64_t));
-		}
-		memset(r->smemo_key, 0xff, (size_t)r->smemo_cap * sizeof(uint64_t));
-		r->smemo_used = 0;
-		r->smemo_pool.n = 0;
+	if (r->smemo_epoch != r->epoch) {
 		r->smemo_epoch = r->epoch;
+		build_seed_table(ck, r);
 	}
-	unsigned mask = (unsigned)r->smemo_cap - 1, h = ((unsigned)sid * 2654435761u) & mask;
-	for (; r->smemo_key[h] != UINT64_MAX; h = (h + 1) & mask)
-		if ((int)(r->smemo_key[h] >> 32) == sid) {
-			int at = (int)(uint32_t)r->smemo_key[h];
-			*n = r->smemo_pool.v[at];
-			return &r->smemo_pool.v[at + 1];
-		}
-	int at = r->smemo_pool.n;
-	vec_push(&r->smemo_pool, 0);
-	for (int k = ck->seed_off[sid]; k < ck->seed_off[sid + 1]; k++) {
-		int node = closure_node(r, ck->seed_file[k]);
-		if (node > 0) {
-			vec_push(&r->smemo_pool, node);
-			r->smemo_pool.v[at]++;
-		}
+	uint64_t key = r->smemo_key[seed_slot(r, sid)];
+	if (key == UINT64_MAX) {
+		*n = 0;
+		return NULL;
 	}
-	r->smemo_key[h] = (uint64_t)(uint32_t)sid << 32 | (uint32_t)at;
-	r->smemo_used++;
+	int at = (int)(uint32_t)key;
 	*n = r->smemo_pool.v[at];
 	return &r->smemo_pool.v[at + 1];
 }
 
-/*
- * A name no file in the closure provides may be made by a macro: if one of
- * its '_'-separated runs ("sched_switch" in "trace_sched_switch_enabled")
- * is a seed of a closure file, that file may be its home.  Fills
- * r->prov_nodes with such files; returns their count.
- */
-static int seed_providers(Check *ck, Root *r, int id)
+static int seed_providers_of(Check *ck, Root *r, const int *sids, int ns)
 {
 	r->prov_nodes.n = 0;
-	int ns;
-	const int *sids = seed_names(ck, r, id, &ns);
 	for (int i = 0; i < ns; i++) {
 		int nn;
 		const int *nodes = seed_nodes(ck, r, sids[i], &nn);
@@ -1123,6 +1195,13 @@ static int seed_providers(Check *ck, Root *r, int id)
 			add_unique(&r->prov_nodes, nodes[j]);
 	}
 	return r->prov_nodes.n;
+}
+
+static int seed_providers(Check *ck, Root *r, int id)
+{
+	int ns;
+	const int *sids = seed_names(ck, r, id, &ns);
+	return seed_providers_of(ck, r, sids, ns);
 }
 
 /* Every node (not the root) whose provide satisfies the use, in
@@ -1155,6 +1234,41 @@ static int all_providers(Check *ck, Root *r, int id, int flags)
 	if (!r->exp_pairs.n)
 		return r->prov_nodes.n;
 	/* an exporter provides as certainly as what it exports */
+	int n0 = r->prov_nodes.n;
+	int np = add_exporters(r);
+	for (int i = n0; i < r->prov_nodes.n; i++)
+		vec_push(&r->prov_cert, 1);
+	return np;
+}
+
+/* all_providers for a closure use, from its need's copied-out list:
+ * the same answer, without touching the name-indexed tables. */
+static int need_providers(Check *ck, Root *r, int need)
+{
+	r->prov_nodes.n = 0;
+	r->prov_cert.n = 0;
+	int q = need >> 1, flags = need & 1 ? UF_TAG | UF_COMPLETE : 0;
+	if (r->rneed && r->rneed[q] == r->repoch && kinds_satisfy(r->rneed_kinds[q], flags))
+		return -1;
+	int end = r->c_in_closure ? ck->np_off[need + 1] : ck->np_hdr_end[need];
+	for (int k = ck->np_off[need]; k < end; k++) {
+		int node = closure_node(r, ck->np[k] >> 1);
+		if (node < 0)
+			continue;
+		if (node == 0)
+			return -1;
+		int at = 0;
+		while (at < r->prov_nodes.n && r->prov_nodes.v[at] != node)
+			at++;
+		if (at == r->prov_nodes.n) {
+			vec_push(&r->prov_nodes, node);
+			vec_push(&r->prov_cert, 0);
+		}
+		if (!(ck->np[k] & 1))
+			r->prov_cert.v[at] = 1;
+	}
+	if (!r->exp_pairs.n)
+		return r->prov_nodes.n;
 	int n0 = r->prov_nodes.n;
 	int np = add_exporters(r);
 	for (int i = n0; i < r->prov_nodes.n; i++)
@@ -1300,6 +1414,103 @@ static void build_needers(Check *ck)
 	csr_build(intern_count(ck->names), name.v, header.v, name.n, &ck->need_off, &ck->need);
 	vec_free(&name);
 	vec_free(&header);
+}
+
+enum { NEED_CHUNK = 4096 };
+
+typedef struct {
+	Check *ck;
+	int next;      /* next chunk of NEED_CHUNK needs */
+	IntVec *pool;  /* by chunk: per need a count, then names */
+} NeedSeedJob;
+
+static void *need_seed_worker(void *arg)
+{
+	NeedSeedJob *job = arg;
+	int nneeds = job->ck->nneeds;
+	for (;;) {
+		int c = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
+		if (c * NEED_CHUNK >= nneeds)
+			return NULL;
+		for (int q = c * NEED_CHUNK; q < nneeds && q < (c + 1) * NEED_CHUNK; q++)
+			collect_seed_names(job->ck, job->ck->need_name[q], &job->pool[c]);
+	}
+}
+
+/* The compact form of the unresolved lists (the Check fields after
+ * need_off). */
+static void index_needs(Check *ck)
+{
+	int nnames = intern_count(ck->names);
+	ck->need_of_name = xmalloc(((size_t)nnames + 1) * sizeof(int));
+	memset(ck->need_of_name, -1, ((size_t)nnames + 1) * sizeof(int));
+	IntVec names = {0};
+	for (int id = 0; id < nnames; id++)
+		if (ck->need_off[id + 1] > ck->need_off[id]) {
+			ck->need_of_name[id] = names.n;
+			vec_push(&names, id);
+		}
+	ck->nneeds = names.n;
+	ck->need_name = names.v;
+	ck->cu_off = xcalloc((size_t)ck->nfiles + 1, sizeof(int));
+	for (int f = 0; f < ck->nfiles; f++)
+		ck->cu_off[f + 1] = ck->cu_off[f] + ck->unresolved[f].n;
+	ck->cu = xmalloc(((size_t)ck->cu_off[ck->nfiles] + 1) * sizeof(int));
+	for (int f = 0, w = 0; f < ck->nfiles; f++)
+		for (int k = 0; k < ck->unresolved[f].n; k++) {
+			int x = ck->unresolved[f].v[k];
+			ck->cu[w++] = ck->need_of_name[x >> 1] << 1 | (x & 1);
+		}
+	int nspans = 2 * ck->nneeds;
+	ck->np_off = xmalloc(((size_t)nspans + 1) * sizeof(int));
+	ck->np_hdr_end = xmalloc(((size_t)nspans + 1) * sizeof(int));
+	IntVec np = {0};
+	for (int span = 0; span < nspans; span++) {
+		int id = ck->need_name[span >> 1];
+		int flags = span & 1 ? UF_TAG | UF_COMPLETE : 0;
+		ck->np_off[span] = np.n;
+		ck->np_hdr_end[span] = -1;
+		for (int k = ck->prov_off[id]; k < ck->prov_off[id + 1]; k++) {
+			if (k == ck->prov_hdr_end[id])
+				ck->np_hdr_end[span] = np.n;
+			const Prov *p = &ck->provs[k];
+			if (satisfies(p->kind, flags))
+				vec_push(&np, p->file << 1 | p->cond);
+		}
+		if (ck->np_hdr_end[span] < 0)
+			ck->np_hdr_end[span] = np.n;
+	}
+	ck->np_off[nspans] = np.n;
+	ck->np = np.v;
+	/* each need's seed names, in parallel (intern_find only reads) */
+	int nchunks = ck->nneeds / NEED_CHUNK + 1;
+	NeedSeedJob job = {.ck = ck, .pool = xcalloc((size_t)nchunks, sizeof(IntVec))};
+	run_threads(need_seed_worker, &job, ck->s->opt->jobs);
+	IntVec all = {0};
+	ck->need_seed_off = xcalloc((size_t)ck->nneeds + 1, sizeof(int));
+	for (int c = 0, q = 0; c < nchunks; c++) {
+		for (int at = 0; at < job.pool[c].n; q++) {
+			int n = job.pool[c].v[at++];
+			for (int i = 0; i < n; i++)
+				vec_push(&all, job.pool[c].v[at++]);
+			ck->need_seed_off[q + 1] = all.n;
+		}
+		vec_free(&job.pool[c]);
+	}
+	free(job.pool);
+	if (!all.v)
+		vec_grow(&all, 1);
+	ck->need_seed = all.v;
+	/* the seeds by file */
+	IntVec file = {0}, sid = {0};
+	for (int id = 0; id < nnames; id++)
+		for (int k = ck->seed_off[id]; k < ck->seed_off[id + 1]; k++) {
+			vec_push(&file, ck->seed_file[k]);
+			vec_push(&sid, id);
+		}
+	csr_build(ck->nfiles, file.v, sid.v, file.n, &ck->fseed_off, &ck->fseed);
+	vec_free(&file);
+	vec_free(&sid);
 }
 
 /* A header, or a .c file some other file includes: what it leaves
@@ -1620,6 +1831,7 @@ typedef struct {
 	int id, flags;
 	unsigned line; /* own use: its first line; else 0 */
 	int from;      /* closure use: the node that needs it; -1 own */
+	int need;      /* closure use: need << 1 | complete; -1 own */
 } EffUse;
 
 /* The root line a use depends on: removing it leaves the use with no
@@ -1797,6 +2009,8 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	if (!r->seen_name) {
 		r->seen_name = xcalloc((size_t)nnames + 1, sizeof(uint32_t));
 		r->seen_slot = xcalloc((size_t)nnames + 1, sizeof(int));
+		r->seen_need = xcalloc((size_t)ck->nneeds + 1, sizeof(uint32_t));
+		r->need_slot = xcalloc((size_t)ck->nneeds + 1, sizeof(int));
 	}
 	r->epoch++;
 	VEC(EffUse) eff = {0};
@@ -1807,9 +2021,14 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	int nown = use_live ? live.n : ck->uses[file].n;
 	for (int k = 0; k < nown; k++) {
 		const UseRef *u = &own[k];
-		EffUse e = {u->id, u->flags, u->line, -1};
+		EffUse e = {u->id, u->flags, u->line, -1, -1};
 		r->seen_name[u->id] = r->epoch;
 		r->seen_slot[u->id] = eff.n;
+		int q = ck->need_of_name[u->id];
+		if (q >= 0) {
+			r->seen_need[q] = r->epoch;
+			r->need_slot[q] = eff.n;
+		}
 		vec_push(&eff, e);
 	}
 	/* the functions it defines: their prototypes are used */
@@ -1821,7 +2040,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 		int id = name_id(ck->names, sym_name(rsy, pe), pe->name_len, false, false);
 		if (id < 0)
 			continue;
-		EffUse e = {id, UF_PROTO, pe->line, -1};
+		EffUse e = {id, UF_PROTO, pe->line, -1, -1};
 		vec_push(&eff, e);
 	}
 	/* what headers of the closure leave to their includer; per name the
@@ -1830,18 +2049,18 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 		int h = r->g.nodes.v[v];
 		if (!ck->has_unresolved[h])
 			continue;
-		for (int k = 0; k < ck->unresolved[h].n; k++) {
-			int x = ck->unresolved[h].v[k];
-			int id = x >> 1;
-			if (r->seen_name[id] == r->epoch) {
-				EffUse *o = &eff.v[r->seen_slot[id]];
+		for (int k = ck->cu_off[h]; k < ck->cu_off[h + 1]; k++) {
+			int x = ck->cu[k];
+			int q = x >> 1;
+			if (r->seen_need[q] == r->epoch) {
+				EffUse *o = &eff.v[r->need_slot[q]];
 				if (o->from >= 0 && avail(r, v) < avail(r, o->from))
 					o->from = v;
 				continue;
 			}
-			EffUse e = {id, x & 1 ? UF_TAG | UF_COMPLETE : 0, 0, v};
-			r->seen_name[id] = r->epoch;
-			r->seen_slot[id] = eff.n;
+			EffUse e = {ck->need_name[q], x & 1 ? UF_TAG | UF_COMPLETE : 0, 0, v, x};
+			r->seen_need[q] = r->epoch;
+			r->need_slot[q] = eff.n;
 			vec_push(&eff, e);
 		}
 	}
@@ -1858,14 +2077,17 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	ivec_fill(&r->effp_np, eff.n, 0);
 	for (int k = 0; k < eff.n; k++) {
 		EffUse *e = &eff.v[k];
-		int np = all_providers(ck, r, e->id, e->flags);
+		int np = e->need >= 0 ? need_providers(ck, r, e->need) : all_providers(ck, r, e->id, e->flags);
 		vec_push(&r->effp_off, r->effp.n);
 		r->effp_np.v[k] = np;
 		for (int j = 0; j < np; j++)
 			vec_push(&r->effp, r->prov_nodes.v[j]);
 		if (np < 0)
 			continue;
-		if (np == 0 && !seed_providers(ck, r, e->id))
+		if (np == 0 && !(e->need >= 0 ? seed_providers_of(ck, r, &ck->need_seed[ck->need_seed_off[e->need >> 1]],
+								     ck->need_seed_off[(e->need >> 1) + 1] -
+									     ck->need_seed_off[e->need >> 1])
+					       : seed_providers(ck, r, e->id)))
 			continue;
 		if (np == 0) {
 			/* maybe made by a macro: keep every line it could come from */
@@ -2114,6 +2336,17 @@ void check_free(Check *ck)
 	free(ck->prefixes);
 	free(ck->unresolved);
 	free(ck->has_unresolved);
+	free(ck->need_of_name);
+	free(ck->need_name);
+	free(ck->cu_off);
+	free(ck->cu);
+	free(ck->np_off);
+	free(ck->np_hdr_end);
+	free(ck->np);
+	free(ck->need_seed_off);
+	free(ck->need_seed);
+	free(ck->fseed_off);
+	free(ck->fseed);
 	free(ck->need_off);
 	free(ck->need);
 	free(ck->user_off);
@@ -2297,6 +2530,7 @@ void check_run(Check *ck, const int *files, int n, FindingVec *out)
 	run_parallel(&job, s->pp ? 1 : s->opt->jobs); /* exact walks share one table */
 	vec_free(&headers);
 	build_needers(ck);
+	index_needs(ck);
 	build_users(ck);
 	phase("check-files");
 	job = (Job){.ck = ck, .files = files, .n = n};

@@ -259,6 +259,7 @@ int cmd_check(int argc, char **argv)
 	else
 		print_text(&s, ck, &fv);
 	fflush(stdout);
+	phase("free");
 	int status = session_status();
 	if (status == EXIT_OK && fv.n)
 		status = 1;

@@ -87,26 +87,35 @@ void tu_edge_cond(TuGraph *g, int from, int to, int dir, bool cond)
 	vec_push(&g->edges, e);
 }
 
-void tu_build_csr(TuGraph *g)
+void tu_build_succ(TuGraph *g)
 {
 	int n = g->nodes.n, m = g->edges.n;
 	vec_grow(&g->succ_off, n + 1);
 	vec_grow(&g->succ, m);
-	vec_grow(&g->post, n);
 	int *off = g->succ_off.v;
 	memset(off, 0, (size_t)(n + 1) * sizeof(int));
 	for (int i = 0; i < m; i++)
 		off[g->edges.v[i].from + 1]++;
 	for (int i = 0; i < n; i++)
 		off[i + 1] += off[i];
-	/* stable fill keeps each node's includes in order */
-	int *cursor = xmalloc(((size_t)n + 1) * sizeof(int));
-	memcpy(cursor, off, ((size_t)n + 1) * sizeof(int));
+	/* stable fill keeps each node's includes in order; off[v] serves as
+	 * v's cursor and ends as off[v + 1], so it is shifted back after */
 	for (int i = 0; i < m; i++)
-		g->succ.v[cursor[g->edges.v[i].from]++] = g->edges.v[i].to;
+		g->succ.v[off[g->edges.v[i].from]++] = g->edges.v[i].to;
+	memmove(off + 1, off, (size_t)n * sizeof(int));
+	off[0] = 0;
 	g->succ_off.n = n + 1;
 	g->succ.n = m;
+}
+
+void tu_build_csr(TuGraph *g)
+{
+	tu_build_succ(g);
+	int n = g->nodes.n;
+	const int *off = g->succ_off.v;
+	vec_grow(&g->post, n);
 	/* postorder by an iterative depth-first search from node 0 */
+	int *cursor = xmalloc(((size_t)n + 1) * sizeof(int));
 	uint8_t *state = xcalloc((size_t)n + 1, 1);
 	int *stack = xmalloc(((size_t)n + 1) * sizeof(int));
 	int sp = 0;

@@ -62,7 +62,9 @@ int tu_node(TuGraph *g, int file, int *added);
 int tu_find(const TuGraph *g, int file);
 void tu_edge(TuGraph *g, int from, int to, int dir);
 void tu_edge_cond(TuGraph *g, int from, int to, int dir, bool cond);
-/* Fills succ_off, succ and post from nodes and edges. */
+/* Fills succ_off and succ from nodes and edges. */
+void tu_build_succ(TuGraph *g);
+/* The same, and post. */
 void tu_build_csr(TuGraph *g);
 
 #endif
