@@ -90,6 +90,8 @@ struct Check {
 	/* what users wrote: IWYU pragmas and the mapping file */
 	int *public_of;   /* by file id: the header to include instead, or -1 */
 	bool any_export;  /* some file exports an include */
+	int *spell_ctx;   /* by file id: see check_spelling_prepare */
+	int nspell_ctx;
 };
 
 static const char *const kind_names[FK_NKINDS] = {
@@ -1204,6 +1206,34 @@ static int seed_providers(Check *ck, Root *r, int id)
 	return seed_providers_of(ck, r, sids, ns);
 }
 
+/* Adds node to r->prov_nodes once; certain when some provide of it is
+ * outside every #if of unknown value. */
+static void add_provider_node(Root *r, int node, bool certain)
+{
+	int at = 0;
+	while (at < r->prov_nodes.n && r->prov_nodes.v[at] != node)
+		at++;
+	if (at == r->prov_nodes.n) {
+		vec_push(&r->prov_nodes, node);
+		vec_push(&r->prov_cert, 0);
+	}
+	if (certain)
+		r->prov_cert.v[at] = 1;
+}
+
+/* The providers found, with the nodes that export them: an exporter
+ * provides as certainly as what it exports.  Their count. */
+static int with_exporters(Root *r)
+{
+	if (!r->exp_pairs.n)
+		return r->prov_nodes.n;
+	int n0 = r->prov_nodes.n;
+	int np = add_exporters(r);
+	for (int i = n0; i < r->prov_nodes.n; i++)
+		vec_push(&r->prov_cert, 1);
+	return np;
+}
+
 /* Every node (not the root) whose provide satisfies the use, in
  * r->prov_nodes; -1 when the root provides it itself. */
 static int all_providers(Check *ck, Root *r, int id, int flags)
@@ -1221,24 +1251,9 @@ static int all_providers(Check *ck, Root *r, int id, int flags)
 			continue;
 		if (node == 0)
 			return -1;
-		int at = 0;
-		while (at < r->prov_nodes.n && r->prov_nodes.v[at] != node)
-			at++;
-		if (at == r->prov_nodes.n) {
-			vec_push(&r->prov_nodes, node);
-			vec_push(&r->prov_cert, 0);
-		}
-		if (!p->cond)
-			r->prov_cert.v[at] = 1;
+		add_provider_node(r, node, !p->cond);
 	}
-	if (!r->exp_pairs.n)
-		return r->prov_nodes.n;
-	/* an exporter provides as certainly as what it exports */
-	int n0 = r->prov_nodes.n;
-	int np = add_exporters(r);
-	for (int i = n0; i < r->prov_nodes.n; i++)
-		vec_push(&r->prov_cert, 1);
-	return np;
+	return with_exporters(r);
 }
 
 /* all_providers for a closure use, from its need's copied-out list:
@@ -1257,23 +1272,9 @@ static int need_providers(Check *ck, Root *r, int need)
 			continue;
 		if (node == 0)
 			return -1;
-		int at = 0;
-		while (at < r->prov_nodes.n && r->prov_nodes.v[at] != node)
-			at++;
-		if (at == r->prov_nodes.n) {
-			vec_push(&r->prov_nodes, node);
-			vec_push(&r->prov_cert, 0);
-		}
-		if (!(ck->np[k] & 1))
-			r->prov_cert.v[at] = 1;
+		add_provider_node(r, node, !(ck->np[k] & 1));
 	}
-	if (!r->exp_pairs.n)
-		return r->prov_nodes.n;
-	int n0 = r->prov_nodes.n;
-	int np = add_exporters(r);
-	for (int i = n0; i < r->prov_nodes.n; i++)
-		vec_push(&r->prov_cert, 1);
-	return np;
+	return with_exporters(r);
 }
 
 /* ---- unresolved uses of headers ---- */
@@ -2345,6 +2346,7 @@ void check_free(Check *ck)
 	free(ck->np);
 	free(ck->need_seed_off);
 	free(ck->need_seed);
+	free(ck->spell_ctx);
 	free(ck->fseed_off);
 	free(ck->fseed);
 	free(ck->need_off);
@@ -2583,9 +2585,34 @@ char *check_written(Check *ck, int file, int dir)
 }
 
 /* Whether path lies under an angle-bracket directory of from's chain. */
-static bool on_chain(Session *s, int from, const char *tk)
+/* The context a file's includes are spelled in: memoized by
+ * check_spelling_prepare, so that spelling may run on many threads. */
+static int spell_ctx(Check *ck, int from)
 {
-	int from_ctx = session_ctx_for_file(s, from); /* may grow cfg.ctxs */
+	if (from < ck->nspell_ctx && ck->spell_ctx[from] >= 0)
+		return ck->spell_ctx[from];
+	return session_ctx_for_file(ck->s, from); /* may grow cfg.ctxs */
+}
+
+void check_spelling_prepare(Check *ck, const FindingVec *fv)
+{
+	int n = ck->s->ft.nfiles;
+	ck->spell_ctx = xrealloc(ck->spell_ctx, ((size_t)n + 1) * sizeof(int));
+	for (int i = ck->nspell_ctx; i <= n; i++)
+		ck->spell_ctx[i] = -1;
+	ck->nspell_ctx = n;
+	for (int i = 0; i < fv->n; i++) {
+		const Finding *f = &fv->v[i];
+		ck->spell_ctx[f->file] = spell_ctx(ck, f->file);
+		for (int k = 0; k < f->fallout.n; k++)
+			ck->spell_ctx[f->fallout.v[k].file] = spell_ctx(ck, f->fallout.v[k].file);
+	}
+}
+
+static bool on_chain(Check *ck, int from, const char *tk)
+{
+	Session *s = ck->s;
+	int from_ctx = spell_ctx(ck, from);
 	const Chain *ch = &s->cfg.chains.v[s->cfg.ctxs.v[from_ctx].chain];
 	for (int i = ch->quote_end; i < ch->ndirs; i++) {
 		const char *dk = fs_keystr(&s->ft, ch->dirs[i]);
@@ -2604,7 +2631,7 @@ char *check_spelling(Check *ck, int from, int target)
 	/* a header under an include directory of the chain, included from a
 	 * file under the same directory, is spelled from there, as the
 	 * kernel does: <linux/sched/types.h> in <linux/sched/cputime.h> */
-	int from_ctx = session_ctx_for_file(s, from); /* may grow cfg.ctxs */
+	int from_ctx = spell_ctx(ck, from);
 	const Chain *ch0 = &s->cfg.chains.v[s->cfg.ctxs.v[from_ctx].chain];
 	for (int i = ch0->quote_end; i < ch0->ndirs; i++) {
 		const char *dk = fs_keystr(&s->ft, ch0->dirs[i]);
@@ -2623,13 +2650,13 @@ char *check_spelling(Check *ck, int from, int target)
 	/* (in a subdirectory, a header on the search chain is spelled from
 	 * there: <linux/sched/types.h>, not "sched/types.h") */
 	if (strcmp(fdir, ".") && !strncmp(tk, fdir, fl) && tk[fl] == '/' &&
-	    (!strchr(tk + fl + 1, '/') || !on_chain(s, from, tk))) {
+	    (!strchr(tk + fl + 1, '/') || !on_chain(ck, from, tk))) {
 		char *r = xasprintf("\"%s\"", tk + fl + 1);
 		free(fdir);
 		return r;
 	}
 	/* along the search chain: the first directory that holds it */
-	from_ctx = session_ctx_for_file(s, from);
+	from_ctx = spell_ctx(ck, from);
 	const Chain *ch = &s->cfg.chains.v[s->cfg.ctxs.v[from_ctx].chain];
 	for (int i = 0; i < ch->ndirs; i++) {
 		const char *dk = fs_keystr(&s->ft, ch->dirs[i]);

@@ -79,6 +79,9 @@ void check_sym_list(const Check *ck, const IntVec *syms, int max, StrBuf *out);
 unsigned check_parse_kinds(const char *s, unsigned dflt, const char *cmd);
 /* How `from` should spell an #include of `target`: <x.h> or "x.h". */
 char *check_spelling(Check *ck, int from, int target);
+/* Makes check_spelling (and check_written, check_sym_text) safe to call
+ * from many threads at once for the files of these findings. */
+void check_spelling_prepare(Check *ck, const FindingVec *fv);
 /* The #include as written at directive dir of file: <x.h> or "x.h". */
 char *check_written(Check *ck, int file, int dir);
 

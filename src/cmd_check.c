@@ -132,97 +132,132 @@ static void json_syms(StrBuf *sb, Check *ck, const IntVec *syms)
 	sb_addc(sb, ']');
 }
 
+/* One finding as a JSON object, after a separator unless it is the first. */
+static void json_finding(StrBuf *sb, Session *s, Check *ck, const Finding *f, bool first)
+{
+	char *inc = f->dir >= 0 ? check_written(ck, f->file, f->dir) : NULL;
+	sb_adds(sb, first ? "\n {" : ",\n {");
+	sb_adds(sb, "\"file\": ");
+	json_string(sb, session_path(s, f->file));
+	sb_addf(sb, ", \"line\": %u, \"include\": ", f->line);
+	if (inc)
+		json_string(sb, inc);
+	else
+		sb_adds(sb, "null");
+	sb_adds(sb, ", \"kind\": ");
+	json_string(sb, check_kind_name(f->kind));
+	sb_adds(sb, ", \"symbols\": ");
+	json_syms(sb, ck, &f->syms);
+	sb_adds(sb, ", \"via\": [");
+	for (int k = 0; k + 1 < f->via.n; k += 2) {
+		StrBuf step = {0};
+		sb_adds(&step, session_path(s, f->via.v[k]));
+		if (f->via.v[k + 1])
+			sb_addf(&step, ":%d", f->via.v[k + 1]);
+		if (k)
+			sb_adds(sb, ", ");
+		json_string(sb, sb_str(&step));
+		free(step.buf);
+	}
+	sb_adds(sb, "], \"condition\": ");
+	if (f->condition)
+		json_string(sb, f->condition);
+	else
+		sb_adds(sb, "null");
+	sb_adds(sb, ", \"suggestion\": {\"remove\": ");
+	if (inc && f->kind != FK_MISSING)
+		json_string(sb, inc);
+	else
+		sb_adds(sb, "null");
+	sb_adds(sb, ", \"add\": [");
+	for (int k = 0; k < f->add.n; k++) {
+		if (k)
+			sb_adds(sb, ", ");
+		json_spelling(sb, ck, f->file, f->add.v[k]);
+	}
+	/* a forward-declarable include is replaced by the declarations */
+	for (int k = 0; f->kind == FK_FORWARD && k < f->syms.n; k++) {
+		StrBuf d = {0};
+		check_sym_text(ck, f->syms.v[k], &d);
+		sb_adds(&d, ";");
+		if (k || f->add.n)
+			sb_adds(sb, ", ");
+		json_string(sb, sb_str(&d));
+		free(d.buf);
+	}
+	sb_adds(sb, "], \"declare\": [");
+	for (int k = 0; f->kind == FK_FORWARD && k < f->syms.n; k++) {
+		StrBuf d = {0};
+		check_sym_text(ck, f->syms.v[k], &d);
+		sb_adds(&d, ";");
+		if (k)
+			sb_adds(sb, ", ");
+		json_string(sb, sb_str(&d));
+		free(d.buf);
+	}
+	sb_adds(sb, "]}, \"fallout\": [");
+	for (int k = 0; k < f->fallout.n; k++) {
+		const Fallout *fo = &f->fallout.v[k];
+		sb_adds(sb, k ? ", {\"file\": " : "{\"file\": ");
+		json_string(sb, session_path(s, fo->file));
+		sb_adds(sb, ", \"symbols\": ");
+		json_syms(sb, ck, &fo->syms);
+		sb_adds(sb, ", \"add\": [");
+		for (int a = 0; a < fo->add.n; a++) {
+			if (a)
+				sb_adds(sb, ", ");
+			json_spelling(sb, ck, fo->file, fo->add.v[a]);
+		}
+		sb_adds(sb, "]}");
+	}
+	sb_adds(sb, "]}");
+	free(inc);
+}
+
+/* The findings are formatted on all cores a window at a time (a window
+ * is a few megabytes: the whole text of a kernel run is 100 MB) and
+ * written in order. */
+enum { JSON_CHUNK = 512, JSON_WINDOW = 32 };
+
+typedef struct {
+	Session *s;
+	Check *ck;
+	const FindingVec *fv;
+	int first;    /* the window's first finding */
+	int next;     /* next chunk of the window */
+	StrBuf bufs[JSON_WINDOW];
+} JsonJob;
+
+static void *json_worker(void *arg)
+{
+	JsonJob *job = arg;
+	for (;;) {
+		int c = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
+		int from = job->first + c * JSON_CHUNK;
+		if (c >= JSON_WINDOW || from >= job->fv->n)
+			return NULL;
+		for (int i = from; i < from + JSON_CHUNK && i < job->fv->n; i++)
+			json_finding(&job->bufs[c], job->s, job->ck, &job->fv->v[i], i == 0);
+	}
+}
+
 static void print_json(Session *s, Check *ck, const FindingVec *fv)
 {
-	StrBuf sb = {0};
-	sb_adds(&sb, "[");
-	for (int i = 0; i < fv->n; i++) {
-		const Finding *f = &fv->v[i];
-		char *inc = f->dir >= 0 ? check_written(ck, f->file, f->dir) : NULL;
-		sb_adds(&sb, i ? ",\n {" : "\n {");
-		sb_adds(&sb, "\"file\": ");
-		json_string(&sb, session_path(s, f->file));
-		sb_addf(&sb, ", \"line\": %u, \"include\": ", f->line);
-		if (inc)
-			json_string(&sb, inc);
-		else
-			sb_adds(&sb, "null");
-		sb_adds(&sb, ", \"kind\": ");
-		json_string(&sb, check_kind_name(f->kind));
-		sb_adds(&sb, ", \"symbols\": ");
-		json_syms(&sb, ck, &f->syms);
-		sb_adds(&sb, ", \"via\": [");
-		for (int k = 0; k + 1 < f->via.n; k += 2) {
-			StrBuf step = {0};
-			sb_adds(&step, session_path(s, f->via.v[k]));
-			if (f->via.v[k + 1])
-				sb_addf(&step, ":%d", f->via.v[k + 1]);
-			if (k)
-				sb_adds(&sb, ", ");
-			json_string(&sb, sb_str(&step));
-			free(step.buf);
-		}
-		sb_adds(&sb, "], \"condition\": ");
-		if (f->condition)
-			json_string(&sb, f->condition);
-		else
-			sb_adds(&sb, "null");
-		sb_adds(&sb, ", \"suggestion\": {\"remove\": ");
-		if (inc && f->kind != FK_MISSING)
-			json_string(&sb, inc);
-		else
-			sb_adds(&sb, "null");
-		sb_adds(&sb, ", \"add\": [");
-		for (int k = 0; k < f->add.n; k++) {
-			if (k)
-				sb_adds(&sb, ", ");
-			json_spelling(&sb, ck, f->file, f->add.v[k]);
-		}
-		/* a forward-declarable include is replaced by the declarations */
-		for (int k = 0; f->kind == FK_FORWARD && k < f->syms.n; k++) {
-			StrBuf d = {0};
-			check_sym_text(ck, f->syms.v[k], &d);
-			sb_adds(&d, ";");
-			if (k || f->add.n)
-				sb_adds(&sb, ", ");
-			json_string(&sb, sb_str(&d));
-			free(d.buf);
-		}
-		sb_adds(&sb, "], \"declare\": [");
-		for (int k = 0; f->kind == FK_FORWARD && k < f->syms.n; k++) {
-			StrBuf d = {0};
-			check_sym_text(ck, f->syms.v[k], &d);
-			sb_adds(&d, ";");
-			if (k)
-				sb_adds(&sb, ", ");
-			json_string(&sb, sb_str(&d));
-			free(d.buf);
-		}
-		sb_adds(&sb, "]}, \"fallout\": [");
-		for (int k = 0; k < f->fallout.n; k++) {
-			const Fallout *fo = &f->fallout.v[k];
-			sb_adds(&sb, k ? ", {\"file\": " : "{\"file\": ");
-			json_string(&sb, session_path(s, fo->file));
-			sb_adds(&sb, ", \"symbols\": ");
-			json_syms(&sb, ck, &fo->syms);
-			sb_adds(&sb, ", \"add\": [");
-			for (int a = 0; a < fo->add.n; a++) {
-				if (a)
-					sb_adds(&sb, ", ");
-				json_spelling(&sb, ck, fo->file, fo->add.v[a]);
-			}
-			sb_adds(&sb, "]}");
-		}
-		sb_adds(&sb, "]}");
-		free(inc);
-		if (sb.len > (1 << 20)) {
-			fwrite(sb.buf, 1, sb.len, stdout);
-			sb.len = 0;
+	check_spelling_prepare(ck, fv);
+	JsonJob job = {.s = s, .ck = ck, .fv = fv};
+	fputs("[", stdout);
+	for (job.first = 0; job.first < fv->n; job.first += JSON_CHUNK * JSON_WINDOW) {
+		job.next = 0;
+		run_threads(json_worker, &job, s->opt->jobs);
+		for (int c = 0; c < JSON_WINDOW; c++) {
+			if (job.bufs[c].len) /* never formatted: no buffer at all */
+				fwrite(job.bufs[c].buf, 1, job.bufs[c].len, stdout);
+			job.bufs[c].len = 0;
 		}
 	}
-	sb_adds(&sb, fv->n ? "\n]\n" : "]\n");
-	fwrite(sb.buf, 1, sb.len, stdout);
-	free(sb.buf);
+	for (int c = 0; c < JSON_WINDOW; c++)
+		free(job.bufs[c].buf);
+	fputs(fv->n ? "\n]\n" : "]\n", stdout);
 }
 
 int cmd_check(int argc, char **argv)
