@@ -882,13 +882,25 @@ static int ctx_of(Check *ck, int file)
 	return ck->ctx_of_file[file];
 }
 
-static void load_root(Check *ck, Root *r, int file)
+/* labels: the dominator-like labels of label(), which finding the
+ * file's own removable includes needs and its unresolved uses do not. */
+static void load_root(Check *ck, Root *r, int file, bool labels)
 {
 	Unit u = {file, ctx_of(ck, file)};
 	tu_reset(&r->g, ck->s->ft.nfiles);
-	session_tu(ck->s, &u, &r->g);
-	tu_build_succ(&r->g); /* no postorder: labels need none */
-	label(r, ck->s->ft.files[file].facts);
+	if (labels || ck->any_export) {
+		session_tu(ck->s, &u, &r->g);
+		tu_build_succ(&r->g); /* no postorder: labels need none */
+	} else {
+		/* the closure is all that unresolved uses look at */
+		session_tu_csr(ck->s, &u, &r->g);
+		r->g.edges.n = 0;
+		r->g.missing.n = 0;
+	}
+	if (labels)
+		label(r, ck->s->ft.files[file].facts);
+	else
+		r->n = r->g.nodes.n;
 	if (!r->inclos)
 		r->inclos = xcalloc((size_t)ck->nfiles / 64 + 1, sizeof(uint64_t));
 	for (int i = 0; i < r->inclos_set.n; i++)
@@ -2005,7 +2017,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	const Facts *ff = ft->files[file].facts;
 	if (!ff)
 		return;
-	load_root(ck, r, file);
+	load_root(ck, r, file, true);
 	int nnames = intern_count(ck->names);
 	if (!r->seen_name) {
 		r->seen_name = xcalloc((size_t)nnames + 1, sizeof(uint32_t));
@@ -2482,7 +2494,7 @@ static void *worker(void *arg)
 		if (i >= job->n)
 			break;
 		if (job->headers) {
-			load_root(job->ck, &r, job->files[i]);
+			load_root(job->ck, &r, job->files[i], false);
 			compute_unresolved(job->ck, &r, job->files[i]);
 		} else {
 			check_file(job->ck, &r, job->files[i], &mine);
