@@ -4,13 +4,17 @@
  * Layout (native endianness, every record 8-byte aligned):
  *   header  { "HDRSLIMD", u32 version, u32 count, u64 file length }
  *   entries { u32 key_len, u32 block_size, u64 size, mtime_ns, ctime_ns, ino, hash,
- *             u64 check, key bytes (NUL-padded to 8), block (block_size bytes) }
+ *             u64 check, u32 flags, u32 ~flags, key bytes (NUL-padded to 8),
+ *             block (block_size bytes) }
  * A truncated file is detected by its length and the entries' sizes, and
  * ignored.  Each entry carries a hash of its key and block (check), which
  * is verified the first time the entry is handed out, with the block's
  * internal consistency; a damaged entry is a miss.  So opening the cache
  * reads only the entry heads, and a run about a few files reads only
  * their entries, not the whole file (half a gigabyte for the kernel).
+ * The flags summarize the block for a run that needs to know only that
+ * much about most files (CACHE_NAMES_CODE: Facts.names_code); stored
+ * twice, so that a damaged head reads as "unknown", never as a wrong 0.
  * Two kinds of cache use
  * this layout, each in a file of its own: directive Facts (.facts) and
  * symbol facts (.syms); both blocks start with their u32 size.
@@ -45,6 +49,7 @@ typedef struct {
 	FileStat st;
 	uint64_t hash;
 	uint64_t check; /* entry_check of key and block */
+	uint32_t flags, not_flags;
 } EntryHead;
 
 typedef struct {
@@ -54,6 +59,7 @@ typedef struct {
 	uint64_t hash;
 	const void *block; /* Facts or Symbols */
 	uint64_t check;
+	uint32_t flags;  /* all bits set when the head's two copies differ */
 	uint8_t verified; /* 0 not yet, 1 good, 2 damaged (set by any thread) */
 	bool kept;       /* used by this run, unchanged */
 	bool superseded; /* this run, or the journal, has newer facts for the key */
@@ -224,7 +230,8 @@ static bool parse_entries(const char *data, size_t off, size_t end, uint32_t cou
 		size_t kpad = ((size_t)h.key_len + 1 + 7) & ~(size_t)7;
 		if (off + kpad + h.block_size > end || (h.block_size & 7) || h.block_size < 8)
 			return false;
-		Entry e = {.key = data + off, .key_len = h.key_len, .st = h.st, .hash = h.hash, .check = h.check};
+		Entry e = {.key = data + off, .key_len = h.key_len, .st = h.st, .hash = h.hash, .check = h.check,
+			   .flags = h.flags == ~h.not_flags ? h.flags : UINT32_MAX};
 		off += kpad;
 		e.block = data + off;
 		off += h.block_size;
@@ -357,6 +364,23 @@ const Facts *cache_by_stat(const Cache *c, const char *key, const FileStat *st, 
 	return NULL;
 }
 
+bool cache_flags_by_stat(const Cache *c, const char *key, const FileStat *st, uint32_t *flags)
+{
+	if (!c->nloaded)
+		return false;
+	size_t n = strlen(key);
+	for (uint32_t h = (uint32_t)key_hash(key, n) & c->mask; c->by_key[h]; h = (h + 1) & c->mask) {
+		const Entry *e = &c->loaded[c->by_key[h] - 1];
+		if (e->key_len == n && memcmp(e->key, key, n) == 0) {
+			if (!same_stat(&e->st, st) || __atomic_load_n(&e->verified, __ATOMIC_RELAXED) == 2)
+				return false;
+			*flags = e->flags;
+			return true;
+		}
+	}
+	return false;
+}
+
 const Facts *cache_by_hash(const Cache *c, uint64_t hash)
 {
 	return cache_block_by_hash(c, hash);
@@ -419,10 +443,21 @@ static void put(Writer *w, const void *p, size_t n)
 		w->ok = false;
 }
 
-static void write_entry(Writer *w, const Entry *e)
+static uint32_t block_flags(const Cache *c, const void *block)
 {
-	EntryHead h = {e->key_len, block_size(e->block), e->st, e->hash,
-		       entry_check(e->key, e->key_len, e->block)};
+	return c->kind == CACHE_FACTS && ((const Facts *)block)->names_code ? CACHE_NAMES_CODE : 0;
+}
+
+static EntryHead entry_head(const Cache *c, const Entry *e)
+{
+	uint32_t flags = block_flags(c, e->block);
+	return (EntryHead){e->key_len, block_size(e->block), e->st, e->hash,
+			   entry_check(e->key, e->key_len, e->block), flags, ~flags};
+}
+
+static void write_entry(const Cache *c, Writer *w, const Entry *e)
+{
+	EntryHead h = entry_head(c, e);
 	static const char zeros[8];
 	size_t kpad = ((size_t)e->key_len + 1 + 7) & ~(size_t)7;
 	put(w, &h, sizeof(h));
@@ -474,9 +509,9 @@ static void write_all(Cache *c, bool keep_unused)
 	uint32_t count = 0;
 	for (int i = 0; i < c->nloaded; i++)
 		if (!c->loaded[i].superseded && (c->loaded[i].kept || keep_unused))
-			write_entry(&w, &c->loaded[i]), count++;
+			write_entry(c, &w, &c->loaded[i]), count++;
 	for (int i = 0; i < c->added.n; i++)
-		write_entry(&w, &c->added.v[i]), count++;
+		write_entry(c, &w, &c->added.v[i]), count++;
 	uint64_t file_len = (uint64_t)ftello(w.fp);
 	uint32_t version = c->version;
 	char head[24];
@@ -518,8 +553,7 @@ static bool append_journal(Cache *c)
 	size_t at = 32;
 	for (int i = 0; i < c->added.n; i++) {
 		const Entry *e = &c->added.v[i];
-		EntryHead h = {e->key_len, block_size(e->block), e->st, e->hash,
-			       entry_check(e->key, e->key_len, e->block)};
+		EntryHead h = entry_head(c, e);
 		size_t kpad = ((size_t)e->key_len + 1 + 7) & ~(size_t)7;
 		memcpy(buf + at, &h, sizeof(h));
 		at += sizeof(h);
@@ -566,6 +600,16 @@ void cache_save(Cache *c, bool keep_unused)
 	if (c->data && !c->added.n && stale < c->nloaded / 8)
 		return; /* only a few stale entries: not worth a rewrite */
 	write_all(c, keep_unused);
+}
+
+void cache_drop_resident(Cache *c)
+{
+	/* MAP_PRIVATE and never written: the pages come back from the page
+	 * cache, unchanged, when touched again */
+	if (c && c->data)
+		madvise(c->data, c->data_len, MADV_DONTNEED);
+	if (c && c->jdata)
+		madvise(c->jdata, c->jdata_len, MADV_DONTNEED);
 }
 
 void cache_free(Cache *c)

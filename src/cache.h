@@ -39,6 +39,10 @@ typedef struct {
 } FileStat;
 
 const Facts *cache_by_stat(const Cache *c, const char *key, const FileStat *st, uint64_t *hash);
+/* The flags of that entry, from its head alone (the block is neither read
+ * nor verified); false when there is none.  Unknown flags read as all set. */
+enum { CACHE_NAMES_CODE = 1 };
+bool cache_flags_by_stat(const Cache *c, const char *key, const FileStat *st, uint32_t *flags);
 /* Facts of a file with this content hash, if any file had it. */
 const Facts *cache_by_hash(const Cache *c, uint64_t hash);
 
@@ -53,6 +57,10 @@ void cache_put_block(Cache *c, const char *key, const FileStat *st, uint64_t has
  * they are dropped (the run listed the whole tree, so they are gone).
  * Errors are warnings. */
 void cache_save(Cache *c, bool keep_unused);
+/* Gives the mapped file's resident pages back to the kernel; they are
+ * mapped again from the page cache when touched.  For a run that has read
+ * every entry once and will read only a few again. */
+void cache_drop_resident(Cache *c);
 void cache_free(Cache *c);
 /* Deletes the cache file of the tree at root_abs. */
 int cache_clear(const char *root_abs);

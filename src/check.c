@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "decl.h"
 #include "tu.h"
 
@@ -177,6 +178,19 @@ static bool kept_line(const Symbols *sy, unsigned line)
 /* The file a spelled header names: "x.h" next to `from` first, else any
  * known file whose path ends in it (in the tree first, then the
  * shortest).  -1 when none. */
+/* A file the run knows is there: one it read, or a .c or .h file of the
+ * tree (a run about a few files reads only what it needs). */
+static bool known_file(const FileTable *ft, int f)
+{
+	const File *fl = &ft->files[f];
+	if (fl->facts)
+		return true;
+	if (!(fl->flags & F_IN_TREE) || (fl->flags & (F_EXCLUDED | F_READ_ERROR)))
+		return false;
+	const char *k = fs_keystr(ft, fl->key);
+	return ends_with(k, ".c") || ends_with(k, ".h");
+}
+
 static int resolve_spelled(Check *ck, int from, const char *spelled, size_t n)
 {
 	FileTable *ft = &ck->s->ft;
@@ -191,7 +205,7 @@ static int resolve_spelled(Check *ck, int from, const char *spelled, size_t n)
 		char *dir = path_dirname(fs_keystr(ft, ft->files[from].key));
 		char *joined = strcmp(dir, ".") ? xasprintf("%s/%s", dir, name) : xstrdup(name);
 		for (int f = 0; f < ft->nfiles && best < 0; f++)
-			if (ft->files[f].facts && !strcmp(fs_keystr(ft, ft->files[f].key), joined))
+			if (known_file(ft, f) && !strcmp(fs_keystr(ft, ft->files[f].key), joined))
 				best = f;
 		free(dir);
 		free(joined);
@@ -200,7 +214,7 @@ static int resolve_spelled(Check *ck, int from, const char *spelled, size_t n)
 	bool best_in_tree = false;
 	if (best < 0) {
 		for (int f = 0; f < ft->nfiles; f++) {
-			if (!ft->files[f].facts)
+			if (!known_file(ft, f))
 				continue;
 			const char *k = fs_keystr(ft, ft->files[f].key);
 			size_t kl = strlen(k);
@@ -336,7 +350,7 @@ void check_load_mapping(Check *ck, const char *path)
 		if (pub < 0)
 			continue; /* not in this tree */
 		for (int f = 0; f < ft->nfiles; f++)
-			if (ft->files[f].facts && f != pub && spelled_is(ck, hs[0], strlen(hs[0]), f))
+			if (known_file(ft, f) && f != pub && spelled_is(ck, hs[0], strlen(hs[0]), f))
 				ck->public_of[f] = pub;
 	}
 	free(line);
@@ -2803,6 +2817,25 @@ static bool maybe_included(Session *s, const IntVec *tree_files, const IntVec *f
 	return found;
 }
 
+typedef struct {
+	FileTable *ft;
+	const int *files;
+	int n, next;
+	uint8_t *may; /* by index in files: fs_may_name_code */
+} NamesCodeJob;
+
+static void *names_code_worker(void *arg)
+{
+	NamesCodeJob *job = arg;
+	for (;;) {
+		int from = __atomic_fetch_add(&job->next, 256, __ATOMIC_RELAXED);
+		if (from >= job->n)
+			return NULL;
+		for (int i = from; i < job->n && i < from + 256; i++)
+			job->may[i] = fs_may_name_code(job->ft, job->files[i]);
+	}
+}
+
 void check_open_session(Session *s, Options *o, const char *tree, char **paths, int npaths,
 			IntVec *files)
 {
@@ -2830,9 +2863,20 @@ void check_open_session(Session *s, Options *o, const char *tree, char **paths, 
 	for (int i = 0; i < files->n && scoped; i++)
 		scoped = ends_with(fs_keystr(&s->ft, s->ft.files[files->v[i]].key), ".c");
 	if (scoped) {
+		/* only the files that may include a .c file need reading: the
+		 * cache knows which they are without reading the rest */
 		phase("lex");
-		fs_lex_all(&s->ft, tree_files.v, tree_files.n, o->jobs);
-		scoped = !maybe_included(s, &tree_files, files);
+		NamesCodeJob job = {&s->ft, tree_files.v, tree_files.n, 0,
+				    xcalloc((size_t)tree_files.n + 1, 1)};
+		run_threads(names_code_worker, &job, o->jobs);
+		IntVec may = {0};
+		for (int i = 0; i < tree_files.n; i++)
+			if (job.may[i])
+				vec_push(&may, tree_files.v[i]);
+		free(job.may);
+		fs_lex_all(&s->ft, may.v, may.n, o->jobs);
+		scoped = !maybe_included(s, &may, files);
+		vec_free(&may);
 	}
 	if (!files->n)
 		for (int i = 0; i < tree_files.n; i++)
@@ -2847,6 +2891,7 @@ void check_open_session(Session *s, Options *o, const char *tree, char **paths, 
 		vec_push(&units, u);
 	}
 	vec_free(&tree_files);
+	s->units_only = scoped; /* the graph reads the rest of the closures as it meets them */
 	session_prepare(s, units.v, units.n);
 	if (scoped) {
 		/* the closures of the files named, and of every header in
@@ -2880,6 +2925,11 @@ void check_open_session(Session *s, Options *o, const char *tree, char **paths, 
 		tu_free(&g);
 	}
 	vec_free(&units);
+	/* The graph has read every file's directives; from here on a file's
+	 * are read again only when it is checked and has includes, which a
+	 * kernel's 300 MB of register headers do not. */
+	if (s->graph)
+		cache_drop_resident(s->ft.cache);
 }
 
 void check_sym_list(const Check *ck, const IntVec *syms, int max, StrBuf *out)

@@ -66,7 +66,7 @@ enum FactsError {
 	FE_UNTERMINATED_STRING,
 };
 
-#define FACTS_VERSION 7
+#define FACTS_VERSION 8
 #define FACTS_MAX_ERRORS 4
 
 typedef struct {
@@ -87,7 +87,9 @@ typedef struct {
 	uint8_t loose_guard; /* some top-level #ifndef X / #define X pair: it
 			      * protects itself from re-inclusion even when
 			      * text outside it spoils the classic guard */
-	uint8_t pad;
+	uint8_t names_code; /* an #include of a .c file, or a macro body with
+			     * "x.c" or <x.c> for a computed one: whether it
+			     * may include a .c file (see maybe_included) */
 	FactsError errors[FACTS_MAX_ERRORS];
 	/* followed by Directive dirs[ndirs], then char strs[strs_len] */
 } Facts;

@@ -275,29 +275,62 @@ typedef struct {
 	DeclScratch *decl;
 } Worker;
 
-static void load_file(FileTable *ft, int id, Worker *w)
+/* Stats a regular file into f (tree-relative keys relative to the root's
+ * fd: no path to build).  *abs gets the absolute path when one was built
+ * (the caller frees it); false, with F_READ_ERROR set, when it is not a
+ * readable regular file. */
+static bool stat_file(FileTable *ft, File *f, int *dirfd, char **abs)
 {
-	File *f = &ft->files[id];
-	if (f->facts || (f->flags & F_READ_ERROR))
-		return;
 	const char *key = intern_str(ft->keys, f->key);
-	/* tree-relative keys are opened relative to the root's fd: no path
-	 * to build; and a cache hit needs one stat, not open + fstat + close */
-	int dirfd = key[0] == '/' || ft->root_fd < 0 ? AT_FDCWD : ft->root_fd;
-	char *abs = dirfd == AT_FDCWD ? fs_abspath(ft, f->key) : NULL;
-	const char *path = abs ? abs : key;
+	*dirfd = key[0] == '/' || ft->root_fd < 0 ? AT_FDCWD : ft->root_fd;
+	*abs = *dirfd == AT_FDCWD ? fs_abspath(ft, f->key) : NULL;
 	struct stat st;
-	int fd = -1;
-	if (fstatat(dirfd, path, &st, 0) < 0 || !S_ISREG(st.st_mode)) {
-		free(abs);
+	if (fstatat(*dirfd, *abs ? *abs : key, &st, 0) < 0 || !S_ISREG(st.st_mode)) {
+		free(*abs);
+		*abs = NULL;
 		f->flags |= F_READ_ERROR;
-		return;
+		return false;
 	}
 	f->size = (uint64_t)st.st_size;
 	f->mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec;
 	f->ino = (uint64_t)st.st_ino;
 	f->ctime_ns = (uint64_t)st.st_ctim.tv_sec * 1000000000ull + (uint64_t)st.st_ctim.tv_nsec;
 	f->stat_ok = true;
+	return true;
+}
+
+bool fs_may_name_code(FileTable *ft, int id)
+{
+	File *f = &ft->files[id];
+	if (f->facts)
+		return f->facts->names_code;
+	if (f->flags & F_READ_ERROR)
+		return false; /* nothing to include from */
+	int dirfd;
+	char *abs;
+	if (!ft->cache || !stat_file(ft, f, &dirfd, &abs))
+		return !(f->flags & F_READ_ERROR);
+	free(abs);
+	FileStat fst = {f->size, f->mtime_ns, f->ctime_ns, f->ino};
+	uint32_t flags;
+	return !cache_flags_by_stat(ft->cache, intern_str(ft->keys, f->key), &fst, &flags) ||
+	       (flags & CACHE_NAMES_CODE);
+}
+
+static void load_file(FileTable *ft, int id, Worker *w)
+{
+	File *f = &ft->files[id];
+	if (f->facts || (f->flags & F_READ_ERROR))
+		return;
+	const char *key = intern_str(ft->keys, f->key);
+	/* a cache hit needs one stat, not open + fstat + close */
+	int dirfd;
+	char *abs;
+	if (!stat_file(ft, f, &dirfd, &abs))
+		return;
+	const char *path = abs ? abs : key;
+	struct stat st;
+	int fd = -1;
 	FileStat fst = {f->size, f->mtime_ns, f->ctime_ns, f->ino};
 	if (ft->cache) {
 		const Facts *cf = cache_by_stat(ft->cache, key, &fst, &f->hash);

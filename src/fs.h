@@ -88,6 +88,10 @@ void fs_walk(FileTable *ft, const char *const *exclude);
 Facts *fs_facts(FileTable *ft, int file);
 /* Lexes the given files in parallel on `threads` threads. */
 void fs_lex_all(FileTable *ft, const int *files, int n, int threads);
+/* Whether the file may #include a .c file (Facts.names_code), from its
+ * facts or else from the cache's summary without reading them; true when
+ * not known.  Thread-safe for distinct files. */
+bool fs_may_name_code(FileTable *ft, int id);
 
 /* Reads the given files' symbol facts (File.syms), in parallel; their
  * directive facts are loaded too.  A file that cannot be read keeps

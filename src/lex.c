@@ -593,6 +593,25 @@ static bool find_loose_guard(const LexScratch *s)
 	return false;
 }
 
+/* Facts.names_code: the directives that could include a .c file. */
+static bool find_names_code(const LexScratch *s)
+{
+	for (size_t i = 0; i < s->ndirs; i++) {
+		const Directive *d = &s->dirs[i];
+		const char *t = s->strs + d->name_off;
+		if ((d->kind == D_INCLUDE || d->kind == D_INCLUDE_NEXT) && !(d->flags & DF_COMPUTED) &&
+		    d->name_len >= 2 && t[d->name_len - 2] == '.' && t[d->name_len - 1] == 'c')
+			return true;
+		if (d->kind != D_DEFINE)
+			continue;
+		t = s->strs + d->text_off;
+		for (const char *q = t, *end = t + d->text_len; (q = memmem(q, (size_t)(end - q), ".c", 2)); q += 2)
+			if (q + 2 < end && (q[2] == '"' || q[2] == '>'))
+				return true;
+	}
+	return false;
+}
+
 static void find_guard(Lexer *lx, Facts *f, bool text_before_first, bool text_after_last)
 {
 	LexScratch *s = lx->s;
@@ -778,6 +797,7 @@ out:
 			f->pragma_once = 1;
 	f->nerrors = (uint8_t)lx.nerrors;
 	f->loose_guard = find_loose_guard(scratch);
+	f->names_code = find_names_code(scratch);
 	memcpy(f->errors, lx.errors, sizeof(lx.errors));
 	if (scratch->ndirs)
 		memcpy(facts_dirs(f), scratch->dirs, scratch->ndirs * sizeof(Directive));

@@ -287,7 +287,7 @@ void session_all_units(Session *s)
 void session_prepare(Session *s, const Unit *units, int n)
 {
 	IntVec files = {0};
-	if (s->walked) {
+	if (s->walked && !s->units_only) {
 		for (int i = 0; i < s->ft.nfiles; i++) {
 			File *f = &s->ft.files[i];
 			const char *k = fs_keystr(&s->ft, f->key);
@@ -337,13 +337,20 @@ const char *session_path(Session *s, int file)
 	return fs_keystr(&s->ft, s->ft.files[file].key);
 }
 
+/* Whether the facts cache keeps the entries this run did not read: a run
+ * that walked the tree and read every file knows which files are gone. */
+static bool facts_keep_unused(const Session *s)
+{
+	return !s->walked || s->units_only;
+}
+
 void session_close(Session *s)
 {
 	phase("save-cache");
 	if (s->saving)
 		pthread_join(s->saver, NULL);
 	else if (s->ft.cache)
-		cache_save(s->ft.cache, !s->walked);
+		cache_save(s->ft.cache, facts_keep_unused(s));
 	if (s->ft.syms_cache) /* a scoped run read only some files' symbols */
 		cache_save(s->ft.syms_cache, !s->walked || s->scope);
 	if (s->opt->stats) {
@@ -388,7 +395,7 @@ void session_close(Session *s)
 static void *save_cache(void *arg)
 {
 	Session *s = arg;
-	cache_save(s->ft.cache, !s->walked);
+	cache_save(s->ft.cache, facts_keep_unused(s));
 	return NULL;
 }
 
@@ -398,7 +405,7 @@ void session_save_cache_early(Session *s)
 		return;
 	s->saving = pthread_create(&s->saver, NULL, save_cache, s) == 0;
 	if (!s->saving)
-		cache_save(s->ft.cache, !s->walked);
+		cache_save(s->ft.cache, facts_keep_unused(s));
 }
 
 int session_status(void)

@@ -52,6 +52,9 @@ typedef struct {
 	Pp *pp;        /* exact mode */
 	int default_ctx;
 	bool walked;
+	bool units_only; /* session_prepare reads only the units' files, not
+			  * every file walked (the graph reads the rest of
+			  * their closures as it meets them) */
 	/* by file id: the files a run about a few files needs (their
 	 * closures); NULL when the run needs the whole tree */
 	uint8_t *scope;

@@ -724,6 +724,25 @@ test_expect_success 'FILE arguments: a .c file nothing includes is read with its
 	test_grep -v "stats: scope" e.err
 '
 
+test_expect_success 'FILE arguments: a .c file nothing includes: the cache tells which files need reading, and keeps the rest' '
+	rm -rf sc && mkdir -p sc/include &&
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		printf "#define X$i $i\n" >sc/include/x$i.h &&
+		printf "#include <x$i.h>\nint v$i = X$i;\n" >sc/c$i.c || return 1
+	done &&
+	XDG_CACHE_HOME="$PWD/sccache" && export XDG_CACHE_HOME &&
+	(cd sc && hdrslim cost --stats -nostdinc -I include . >/dev/null 2>../sc1.err) &&
+	test_grep " 0 from cache" sc1.err &&
+	(cd sc && hdrslim check --json --stats -nostdinc -I include . c3.c >../sc.json 2>../sc2.err; test $? -le 1) &&
+	test_grep "stats: scope: 2 files" sc2.err &&
+	test_grep " 0 lexed, 2 from cache" sc2.err &&
+	(cd sc && hdrslim cost --stats -nostdinc -I include . >/dev/null 2>../sc3.err) &&
+	test_grep " 0 lexed, 20 from cache" sc3.err &&
+	printf "#include \"c3.c\"\n" >sc/c11.c &&
+	(cd sc && hdrslim check --json --stats -nostdinc -I include . c3.c >../sc.json 2>../sc4.err; test $? -le 1) &&
+	test_grep -v "stats: scope" sc4.err
+'
+
 test_expect_success 'TREE defaults to the current directory' '
 	fresh "$RN" rn3
 	(cd rn3 && hdrslim check -I include) >out.rn3 || :
