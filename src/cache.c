@@ -37,7 +37,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -424,23 +426,64 @@ void cache_put_block(Cache *c, const char *key, const FileStat *st, uint64_t has
 			}
 		}
 	}
+	/* the check now, on the caller's thread, while the block is in cache */
+	Entry e = {.key = xstrndup(key, n), .key_len = (uint32_t)n, .st = *st, .hash = hash, .block = f,
+		   .check = entry_check(key, n, f)};
 	pthread_mutex_lock(&c->lock);
-	Entry e = {.key = xstrndup(key, n), .key_len = (uint32_t)n, .st = *st, .hash = hash, .block = f};
 	vec_push(&c->added, e);
 	pthread_mutex_unlock(&c->lock);
 }
 
+/* Writes gathered with writev(): the blocks (half a gigabyte for the
+ * kernel) go from where they are to the file, never through a buffer;
+ * only the entry heads are copied, into heads[]. */
+enum { WRITER_IOV = 256 };
+
 typedef struct {
-	FILE *fp;
+	int fd;
 	bool ok;
+	struct iovec iov[WRITER_IOV];
+	int niov;
+	EntryHead heads[WRITER_IOV];
+	int nheads;
 } Writer;
+
+static void flush(Writer *w)
+{
+	struct iovec *iov = w->iov;
+	int n = w->niov;
+	while (w->ok && n > 0) {
+		ssize_t k = writev(w->fd, iov, n < IOV_MAX ? n : IOV_MAX);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			w->ok = false;
+			break;
+		}
+		/* past the iovecs written whole; a short write leaves the
+		 * rest of one */
+		size_t left = (size_t)k;
+		while (n > 0 && left >= iov->iov_len) {
+			left -= iov->iov_len;
+			iov++;
+			n--;
+		}
+		if (n > 0) {
+			iov->iov_base = (char *)iov->iov_base + left;
+			iov->iov_len -= left;
+		}
+	}
+	w->niov = 0;
+	w->nheads = 0;
+}
 
 static void put(Writer *w, const void *p, size_t n)
 {
 	if (!n)
 		return;
-	if (w->ok && fwrite(p, 1, n, w->fp) != n)
-		w->ok = false;
+	if (w->niov == WRITER_IOV)
+		flush(w);
+	w->iov[w->niov++] = (struct iovec){(void *)p, n};
 }
 
 static uint32_t block_flags(const Cache *c, const void *block)
@@ -448,19 +491,24 @@ static uint32_t block_flags(const Cache *c, const void *block)
 	return c->kind == CACHE_FACTS && ((const Facts *)block)->names_code ? CACHE_NAMES_CODE : 0;
 }
 
+/* The check written is the one the entry came with (read from the file,
+ * or computed when it was put): a block damaged on disk and never used
+ * keeps failing it, rather than being written out as good. */
 static EntryHead entry_head(const Cache *c, const Entry *e)
 {
 	uint32_t flags = block_flags(c, e->block);
-	return (EntryHead){e->key_len, block_size(e->block), e->st, e->hash,
-			   entry_check(e->key, e->key_len, e->block), flags, ~flags};
+	return (EntryHead){e->key_len, block_size(e->block), e->st, e->hash, e->check, flags, ~flags};
 }
 
 static void write_entry(const Cache *c, Writer *w, const Entry *e)
 {
-	EntryHead h = entry_head(c, e);
 	static const char zeros[8];
 	size_t kpad = ((size_t)e->key_len + 1 + 7) & ~(size_t)7;
-	put(w, &h, sizeof(h));
+	if (w->niov + 4 > WRITER_IOV)
+		flush(w);
+	EntryHead *h = &w->heads[w->nheads++];
+	*h = entry_head(c, e);
+	put(w, h, sizeof(*h));
 	put(w, e->key, e->key_len);
 	put(w, zeros, kpad - e->key_len);
 	put(w, e->block, block_size(e->block));
@@ -497,33 +545,39 @@ static void write_all(Cache *c, bool keep_unused)
 		free(dir);
 	}
 	char *tmp = xasprintf("%s.tmp.%d", c->path, (int)getpid());
-	Writer w = {fopen(tmp, "wb"), true};
-	if (!w.fp) {
+	Writer *w = xcalloc(1, sizeof(Writer));
+	w->fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	w->ok = w->fd >= 0;
+	if (!w->ok) {
 		warn_at(c->path, 0, "cannot write the cache: %s", strerror(errno));
 		free(tmp);
+		free(w);
 		return;
 	}
-	setvbuf(w.fp, NULL, _IOFBF, 1 << 20);
-	static const char header[24];
-	w.ok = fwrite(header, 1, sizeof(header), w.fp) == sizeof(header);
+	static const char header[24]; /* written last, when the count is known */
+	put(w, header, sizeof(header));
 	uint32_t count = 0;
 	for (int i = 0; i < c->nloaded; i++)
 		if (!c->loaded[i].superseded && (c->loaded[i].kept || keep_unused))
-			write_entry(c, &w, &c->loaded[i]), count++;
+			write_entry(c, w, &c->loaded[i]), count++;
 	for (int i = 0; i < c->added.n; i++)
-		write_entry(c, &w, &c->added.v[i]), count++;
-	uint64_t file_len = (uint64_t)ftello(w.fp);
+		write_entry(c, w, &c->added.v[i]), count++;
+	flush(w);
+	off_t end = w->ok ? lseek(w->fd, 0, SEEK_CUR) : -1;
+	uint64_t file_len = end < 0 ? 0 : (uint64_t)end;
 	uint32_t version = c->version;
 	char head[24];
 	memcpy(head, MAGIC, 8);
 	memcpy(head + 8, &version, 4);
 	memcpy(head + 12, &count, 4);
 	memcpy(head + 16, &file_len, 8);
-	if (w.ok && (fseek(w.fp, 0, SEEK_SET) != 0 || fwrite(head, 1, sizeof(head), w.fp) != sizeof(head)))
-		w.ok = false;
-	if (fclose(w.fp) != 0)
-		w.ok = false;
-	if (!w.ok || rename(tmp, c->path) != 0) {
+	if (end < 0 || pwrite(w->fd, head, sizeof(head), 0) != (ssize_t)sizeof(head))
+		w->ok = false;
+	if (close(w->fd) != 0)
+		w->ok = false;
+	bool ok = w->ok;
+	free(w);
+	if (!ok || rename(tmp, c->path) != 0) {
 		warn_at(c->path, 0, "cannot write the cache: %s", strerror(errno));
 		unlink(tmp);
 	} else {

@@ -206,4 +206,31 @@ test_expect_success 'cache: a change to a few of many files goes to a journal; l
 	test ! -e "$main.log"
 '
 
+test_expect_success 'cache: a damaged entry no run read stays damaged when the file is rewritten' '
+	rm -rf lt && mkdir -p lt &&
+	: >lt/a.c &&
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		printf "#include \"h$i.h\"\n" >>lt/a.c &&
+		printf "#define H$i $i\n" >lt/h$i.h || return 1
+	done &&
+	printf "#define X 1\n#define Y 2\n" >lt/x.h &&
+	XDG_CACHE_HOME="$PWD/lcache" && export XDG_CACHE_HOME &&
+	hdrslim cost -nostdinc lt >/dev/null &&
+	main=$(ls lcache/hdrslim/*.facts) &&
+	# the line count of x.h, 12 bytes into its block (after the key
+	# "x.h" and its padding to 8): 2 becomes 3
+	at=$(grep -boa "x\.h" "$main" | head -n 1 | cut -d: -f1) &&
+	at=$(( (at + 4 + 7) / 8 * 8 + 12 )) &&
+	printf "\003" | dd of="$main" bs=1 seek=$at conv=notrunc 2>/dev/null &&
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		printf "#define H$i $i\n#define HH$i $i\n" >lt/h$i.h || return 1
+	done &&
+	cp "$main" before &&
+	(cd lt && hdrslim deps -nostdinc a.c >/dev/null) &&
+	! cmp -s "$main" before &&
+	test ! -e "$main.log" &&
+	hdrslim cost --stats --json -nostdinc lt >l.json 2>l.err &&
+	test_grep " 1 lexed, 11 from cache" l.err
+'
+
 test_done
