@@ -2025,6 +2025,19 @@ static void keep_pasted(Check *ck, Root *r, int file, uint8_t *keep)
 	}
 }
 
+/* Keeps root line c (-1: none), which is then no longer open to be a
+ * finding. */
+static void close_line(uint8_t *keep, uint8_t *open_line, int *nopen, int c)
+{
+	if (c < 0)
+		return;
+	keep[c] = 1;
+	if (open_line[c]) {
+		open_line[c] = 0;
+		(*nopen)--;
+	}
+}
+
 static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 {
 	FileTable *ft = &ck->s->ft;
@@ -2097,6 +2110,37 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	uint8_t *keep = xcalloc((size_t)nre + 1, 1);
 	uint8_t *used_node = xcalloc((size_t)r->n + 1, 1); /* provides a name the file uses */
 	int lines[64], nlines;
+	/* The lines that may become findings.  A use of the closure can only
+	 * make lines needed (its own uses come first): once no line is left
+	 * open, the rest of them change nothing. */
+	const Symbols *own_syms = syms_of(ck, file);
+	bool forwarder = is_forwarder(ck, file);
+	/* an #include whose name is computed from macros nobody here knows
+	 * (trace_events.h's #include TRACE_INCLUDE(TRACE_INCLUDE_FILE)) may
+	 * use whatever the lines before it define */
+	unsigned opaque_until = 0;
+	for (int m = 0; m < r->g.missing.n; m++) {
+		const TuMissing *tm = &r->g.missing.v[m];
+		if (tm->from_file != file || tm->dir < 0 || !(facts_dirs(ff)[tm->dir].flags & DF_COMPUTED))
+			continue;
+		if (facts_dirs(ff)[tm->dir].line > opaque_until)
+			opaque_until = facts_dirs(ff)[tm->dir].line;
+	}
+	bool removals = wanted(ck, FK_UNUSED) || wanted(ck, FK_REDUNDANT) || wanted(ck, FK_REPLACEABLE) ||
+			wanted(ck, FK_FORWARD);
+	uint8_t *open_line = xcalloc((size_t)nre + 1, 1);
+	int nopen = 0;
+	for (int c = 0; c < nre && removals && !forwarder /* its includes are all it is */; c++) {
+		const RootEdge *re = &r->redges.v[c];
+		int target = r->g.nodes.v[re->node];
+		open_line[c] = re->dir >= 0 &&                    /* forced includes are always there */
+			       !kept_line(own_syms, re->line) && /* the user said so, or an X-macro table */
+			       target != file &&
+			       /* a .c, .inc, .def ... file: code, not declarations */
+			       ends_with(fs_keystr(ft, ft->files[target].key), ".h") &&
+			       re->line >= opaque_until; /* a computed #include after it may need it */
+		nopen += open_line[c];
+	}
 	/* every use's providers, kept for the findings below: effp_off[k]
 	 * is where use k's are in effp, effp_np[k] all_providers' count */
 	r->effp_off.n = 0;
@@ -2104,6 +2148,8 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	ivec_fill(&r->effp_np, eff.n, 0);
 	for (int k = 0; k < eff.n; k++) {
 		EffUse *e = &eff.v[k];
+		if (e->from >= 0 && !nopen)
+			break;
 		int np = e->need >= 0 ? need_providers(ck, r, e->need) : all_providers(ck, r, e->id, e->flags);
 		vec_push(&r->effp_off, r->effp.n);
 		r->effp_np.v[k] = np;
@@ -2120,10 +2166,8 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 			/* maybe made by a macro: keep every line it could come from */
 			for (int j = 0; j < r->prov_nodes.n; j++) {
 				int p = r->prov_nodes.v[j];
-				if (r->lab1.v[p] >= 0)
-					keep[r->lab1.v[p]] = 1;
-				if (r->lab2.v[p] >= 0)
-					keep[r->lab2.v[p]] = 1;
+				close_line(keep, open_line, &nopen, r->lab1.v[p]);
+				close_line(keep, open_line, &nopen, r->lab2.v[p]);
 			}
 			continue;
 		}
@@ -2132,43 +2176,24 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 		int c = use_depends(r, e, lines, &nlines);
 		if (c == -2) {
 			for (int j = 0; j < nlines; j++)
-				keep[lines[j]] = 1;
+				close_line(keep, open_line, &nopen, lines[j]);
 		} else if (c >= 0) {
 			vec_push(&deps[c], k);
+			if (e->from >= 0 && open_line[c]) { /* needed by a header: stays */
+				open_line[c] = 0;
+				nopen--;
+			}
 		}
 	}
 	vec_push(&r->effp_off, r->effp.n);
 	keep_pasted(ck, r, file, keep);
 	for (int c = 0; c < nre; c++)
 		uses_itself[c] = used_node[r->redges.v[c].node];
-	const Symbols *own_syms = syms_of(ck, file);
-	bool forwarder = is_forwarder(ck, file);
-	/* an #include whose name is computed from macros nobody here knows
-	 * (trace_events.h's #include TRACE_INCLUDE(TRACE_INCLUDE_FILE)) may
-	 * use whatever the lines before it define */
-	unsigned opaque_until = 0;
-	for (int m = 0; m < r->g.missing.n; m++) {
-		const TuMissing *tm = &r->g.missing.v[m];
-		if (tm->from_file != file || tm->dir < 0 || !(facts_dirs(ff)[tm->dir].flags & DF_COMPUTED))
-			continue;
-		if (facts_dirs(ff)[tm->dir].line > opaque_until)
-			opaque_until = facts_dirs(ff)[tm->dir].line;
-	}
 	for (int c = 0; c < nre; c++) {
 		RootEdge *re = &r->redges.v[c];
-		if (re->dir < 0 || keep[c])
-			continue; /* forced includes are always there */
-		if (kept_line(own_syms, re->line))
-			continue; /* the user said so, or an X-macro table */
-		int target = r->g.nodes.v[re->node];
-		if (target == file)
+		if (!open_line[c] || keep[c])
 			continue;
-		if (!ends_with(fs_keystr(ft, ft->files[target].key), ".h"))
-			continue; /* a .c, .inc, .def ... file: code, not declarations */
-		if (forwarder)
-			continue; /* its includes are all it is */
-		if (re->line < opaque_until)
-			continue; /* a computed #include after it may need it */
+		int target = r->g.nodes.v[re->node];
 		if (needs_includer(ck, r, target))
 			continue; /* the header is written to be included here */
 		int kind = -1;
@@ -2331,6 +2356,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	free(uses_itself);
 	free(used_node);
 	free(keep);
+	free(open_line);
 	vec_free(&eff);
 	vec_free(&live);
 }
