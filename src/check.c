@@ -2444,6 +2444,69 @@ static int cmp_finding(const void *a, const void *b)
  * one that another finding removes, i.e. where it is a header finding's
  * fallout.  One finding per fallout file and header, at the first use.
  */
+/* One "missing" finding that fallout implies: fallout k of finding i
+ * says its file must include add a. */
+typedef struct {
+	int i, k, a;
+} MissingAt;
+
+typedef struct {
+	Check *ck;
+	const FindingVec *out;
+	const MissingAt *at;
+	Finding *made; /* by index in at; syms.n == 0: none */
+	int n, next;
+} MissingJob;
+
+/* The missing finding of m: the symbols the file uses from that home,
+ * and its first use of them. */
+static void missing_finding(Check *ck, const FindingVec *out, const MissingAt *m, Finding *fd)
+{
+	const Finding *from = &out->v[m->i];
+	const Fallout *fo = &from->fallout.v[m->k];
+	finding_init(fd, fo->file, FK_MISSING);
+	fd->target = fo->add.v[m->a];
+	unsigned first = 0;
+	for (int q = 0; q < fo->syms.n; q++) {
+		int id = fo->syms.v[q];
+		bool from_home = false;
+		for (int j = ck->prov_off[id]; j < ck->prov_off[id + 1] && !from_home; j++)
+			from_home = ck->provs[j].kind != SK_SEED && public_home(ck, fo->file, ck->provs[j].file) == fd->target;
+		if (!from_home)
+			continue;
+		vec_push(&fd->syms, id);
+		for (int u = 0; u < ck->uses[fo->file].n; u++)
+			if (ck->uses[fo->file].v[u].id == id && (!first || ck->uses[fo->file].v[u].line < first)) {
+				first = ck->uses[fo->file].v[u].line;
+				if (fd->sym < 0 || first)
+					fd->sym = id;
+			}
+	}
+	if (!fd->syms.n)
+		return;
+	if (fd->sym < 0)
+		fd->sym = fd->syms.v[0];
+	fd->line = first;
+	vec_push(&fd->add, fd->target);
+	/* via: the header whose finding removes it */
+	vec_push(&fd->via, from->file);
+	vec_push(&fd->via, (int)from->line);
+	vec_push(&fd->via, fd->target);
+	vec_push(&fd->via, 0);
+}
+
+static void *missing_worker(void *arg)
+{
+	MissingJob *job = arg;
+	for (;;) {
+		int from = __atomic_fetch_add(&job->next, 64, __ATOMIC_RELAXED);
+		if (from >= job->n)
+			return NULL;
+		for (int m = from; m < job->n && m < from + 64; m++)
+			missing_finding(job->ck, job->out, &job->at[m], &job->made[m]);
+	}
+}
+
 static void missing_from_fallout(Check *ck, const int *files, int n, FindingVec *out)
 {
 	FileTable *ft = &ck->s->ft;
@@ -2451,12 +2514,12 @@ static void missing_from_fallout(Check *ck, const int *files, int n, FindingVec 
 	for (int i = 0; i < n; i++)
 		checked[files[i]] = 1;
 	/* by file: the homes already reported missing (one finding per file
-	 * and home, whichever header findings make it) */
+	 * and home, the first header finding that makes it) */
 	IntVec *reported = xcalloc((size_t)ft->nfiles + 1, sizeof(IntVec));
-	int nfind = out->n;
-	for (int i = 0; i < nfind; i++) {
+	VEC(MissingAt) at = {0};
+	for (int i = 0; i < out->n; i++) {
 		for (int k = 0; k < out->v[i].fallout.n; k++) {
-			Fallout *fo = &out->v[i].fallout.v[k];
+			const Fallout *fo = &out->v[i].fallout.v[k];
 			if (!checked[fo->file])
 				continue;
 			for (int a = 0; a < fo->add.n; a++) {
@@ -2467,46 +2530,22 @@ static void missing_from_fallout(Check *ck, const int *files, int n, FindingVec 
 				if (dup)
 					continue;
 				vec_push(done, fo->add.v[a]);
-				Finding fd;
-				finding_init(&fd, fo->file, FK_MISSING);
-				fd.target = fo->add.v[a];
-				/* the symbols it uses from that home, and the first use */
-				unsigned first = 0;
-				for (int q = 0; q < fo->syms.n; q++) {
-					int id = fo->syms.v[q];
-					bool from_home = false;
-					for (int j = ck->prov_off[id]; j < ck->prov_off[id + 1]; j++)
-						if (ck->provs[j].kind != SK_SEED &&
-						    public_home(ck, fo->file, ck->provs[j].file) == fd.target)
-							from_home = true;
-					if (!from_home)
-						continue;
-					vec_push(&fd.syms, id);
-					for (int u = 0; u < ck->uses[fo->file].n; u++)
-						if (ck->uses[fo->file].v[u].id == id &&
-						    (!first || ck->uses[fo->file].v[u].line < first)) {
-							first = ck->uses[fo->file].v[u].line;
-							if (fd.sym < 0 || first)
-								fd.sym = id;
-						}
-				}
-				if (!fd.syms.n) {
-					vec_free(&fd.syms);
-					continue;
-				}
-				if (fd.sym < 0)
-					fd.sym = fd.syms.v[0];
-				fd.line = first;
-				vec_push(&fd.add, fd.target);
-				/* via: the header whose finding removes it */
-				vec_push(&fd.via, out->v[i].file);
-				vec_push(&fd.via, (int)out->v[i].line);
-				vec_push(&fd.via, fd.target);
-				vec_push(&fd.via, 0);
-				vec_push(out, fd);
+				MissingAt m = {i, k, a};
+				vec_push(&at, m);
 			}
 		}
 	}
+	/* the findings themselves on all cores, then added in that order */
+	MissingJob job = {ck, out, at.v, xcalloc((size_t)at.n + 1, sizeof(Finding)), at.n, 0};
+	run_threads(missing_worker, &job, ck->s->opt->jobs);
+	for (int m = 0; m < at.n; m++) {
+		if (job.made[m].syms.n)
+			vec_push(out, job.made[m]);
+		else
+			findings_free_one(&job.made[m]);
+	}
+	free(job.made);
+	vec_free(&at);
 	for (int f = 0; f < ft->nfiles; f++)
 		vec_free(&reported[f]);
 	free(reported);
