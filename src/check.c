@@ -819,31 +819,25 @@ static void label(Root *r, const Facts *ff)
 	int n = g->nodes.n;
 	r->n = n;
 	r->redges.n = 0;
-	for (int k = 0; k < g->edges.n; k++) {
-		TuEdge *e = &g->edges.v[k];
-		if (e->from != 0 || e->to <= 0)
+	for (int j = n ? g->succ_off.v[0] : 0; n && j < g->succ_off.v[1]; j++) {
+		int to = g->succ.v[j], dir = g->succ_dir.v[j];
+		if (to <= 0)
 			continue;
-		RootEdge re = {e->to, e->dir, e->dir >= 0 && ff ? facts_dirs(ff)[e->dir].line : 0, e->cond != 0};
+		RootEdge re = {to, dir, dir >= 0 && ff ? facts_dirs(ff)[dir].line : 0, g->succ_cond.v[j]};
 		vec_push(&r->redges, re);
 	}
 	if (r->redges.n > 1)
 		qsort(r->redges.v, (size_t)r->redges.n, sizeof(RootEdge), cmp_redge);
 	two_labels(r, g->succ_off.v, g->succ.v, false, &r->lab1, &r->lab2);
-	/* certain labels: unconditional edges only */
+	/* certain labels: unconditional edges only (not the root's: the
+	 * labels start from its lines) */
 	ivec_fill(&r->coff, n + 1, 0);
-	for (int k = 0; k < g->edges.n; k++) {
-		const TuEdge *e = &g->edges.v[k];
-		if (!e->cond && e->to > 0 && e->from > 0)
-			r->coff.v[e->from + 1]++;
-	}
-	for (int v = 0; v < n; v++)
-		r->coff.v[v + 1] += r->coff.v[v];
-	ivec_fill(&r->csucc, r->coff.v[n], 0);
-	ivec_fill(&r->stack, n + 1, 0); /* fill cursors */
-	for (int k = 0; k < g->edges.n; k++) {
-		const TuEdge *e = &g->edges.v[k];
-		if (!e->cond && e->to > 0 && e->from > 0)
-			r->csucc.v[r->coff.v[e->from] + r->stack.v[e->from]++] = e->to;
+	r->csucc.n = 0;
+	for (int v = 1; v < n; v++) {
+		for (int j = g->succ_off.v[v]; j < g->succ_off.v[v + 1]; j++)
+			if (g->succ.v[j] > 0 && !g->succ_cond.v[j])
+				vec_push(&r->csucc, g->succ.v[j]);
+		r->coff.v[v + 1] = r->csucc.n;
 	}
 	two_labels(r, r->coff.v, r->csucc.v, true, &r->cert1, &r->cert2);
 }
@@ -902,14 +896,19 @@ static void load_root(Check *ck, Root *r, int file, bool labels)
 {
 	Unit u = {file, ctx_of(ck, file)};
 	tu_reset(&r->g, ck->s->ft.nfiles);
-	if (labels || ck->any_export) {
+	if (ck->any_export) {
+		/* exported includes are read off the edges in walk order */
 		session_tu(ck->s, &u, &r->g);
 		tu_build_succ(&r->g); /* no postorder: labels need none */
 	} else {
-		/* the closure is all that unresolved uses look at */
+		/* labels need each successor's #include line and condition;
+		 * unresolved uses only the closure */
+		r->g.want_slots = labels;
 		session_tu_csr(ck->s, &u, &r->g);
-		r->g.edges.n = 0;
-		r->g.missing.n = 0;
+		if (!labels) {
+			r->g.edges.n = 0;
+			r->g.missing.n = 0;
+		}
 	}
 	if (labels)
 		label(r, ck->s->ft.files[file].facts);
@@ -1343,34 +1342,22 @@ static void finding_init(Finding *f, int file, int kind)
 static void chain_to(Check *ck, Root *r, int start, int node, IntVec *via)
 {
 	TuGraph *g = &r->g;
-	IntVec parent = {0}, edge_of = {0}, queue = {0}, eoff = {0}, eidx = {0}, fill = {0};
+	IntVec parent = {0}, slot_of = {0}, queue = {0};
 	ivec_fill(&parent, r->n, -1);
-	ivec_fill(&edge_of, r->n, -1);
-	/* edges grouped by source */
-	ivec_fill(&eoff, r->n + 1, 0);
-	for (int k = 0; k < g->edges.n; k++)
-		eoff.v[g->edges.v[k].from + 1]++;
-	for (int v = 0; v < r->n; v++)
-		eoff.v[v + 1] += eoff.v[v];
-	ivec_fill(&eidx, g->edges.n, 0);
-	ivec_fill(&fill, r->n, 0);
-	for (int k = 0; k < g->edges.n; k++) {
-		int from = g->edges.v[k].from;
-		eidx.v[eoff.v[from] + fill.v[from]++] = k;
-	}
+	ivec_fill(&slot_of, r->n, -1);
 	int first = r->redges.v[start].node;
 	parent.v[0] = 0;
 	parent.v[first] = 0;
 	vec_push(&queue, first);
 	for (int qi = 0; qi < queue.n && parent.v[node] < 0; qi++) {
 		int v = queue.v[qi];
-		for (int j = eoff.v[v]; j < eoff.v[v + 1]; j++) {
-			TuEdge *e = &g->edges.v[eidx.v[j]];
-			if (parent.v[e->to] >= 0)
+		for (int j = g->succ_off.v[v]; j < g->succ_off.v[v + 1]; j++) {
+			int w = g->succ.v[j];
+			if (w < 0 || parent.v[w] >= 0)
 				continue;
-			parent.v[e->to] = v;
-			edge_of.v[e->to] = eidx.v[j];
-			vec_push(&queue, e->to);
+			parent.v[w] = v;
+			slot_of.v[w] = j;
+			vec_push(&queue, w);
 		}
 	}
 	const Facts *rf = ck->s->ft.files[g->nodes.v[0]].facts;
@@ -1385,12 +1372,13 @@ static void chain_to(Check *ck, Root *r, int start, int node, IntVec *via)
 	for (int i = rev.n - 1; i >= 0; i--) {
 		int v = rev.v[i];
 		vec_push(via, g->nodes.v[v]);
-		int next_edge = i > 0 ? edge_of.v[rev.v[i - 1]] : -1;
+		/* the line of v that includes the next step */
+		int j = i > 0 ? slot_of.v[rev.v[i - 1]] : -1;
 		unsigned line = 0;
-		if (next_edge >= 0) {
-			TuEdge *e = &g->edges.v[next_edge];
-			const Facts *ff = ck->s->ft.files[g->nodes.v[e->from]].facts;
-			line = e->dir >= 0 && ff ? facts_dirs(ff)[e->dir].line : 0;
+		if (j >= 0) {
+			const Facts *ff = ck->s->ft.files[g->nodes.v[v]].facts;
+			int dir = g->succ_dir.v[j];
+			line = dir >= 0 && ff ? facts_dirs(ff)[dir].line : 0;
 		}
 		vec_push(via, (int)line);
 	}
@@ -1399,11 +1387,8 @@ static void chain_to(Check *ck, Root *r, int start, int node, IntVec *via)
 		vec_push(via, 0);
 	}
 	vec_free(&parent);
-	vec_free(&edge_of);
+	vec_free(&slot_of);
 	vec_free(&queue);
-	vec_free(&eoff);
-	vec_free(&eidx);
-	vec_free(&fill);
 	vec_free(&rev);
 }
 

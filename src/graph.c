@@ -712,6 +712,20 @@ static void push_visit(VisitStack *st, TuGraph *tg, const Base *b, int file, int
 		tg->succ.n = total + n;
 		vec_push(&tg->succ_off, total);
 		v.slot = total + extra;
+		if (tg->want_slots) {
+			vec_grow(&tg->succ_dir, total + n);
+			vec_grow(&tg->succ_cond, total + n);
+			for (int i = 0; i < extra; i++) {
+				tg->succ_dir.v[total + i] = -1; /* forced */
+				tg->succ_cond.v[total + i] = 0;
+			}
+			const GEdge *e = n > extra ? &b->edges.v[b->span[file].first] : NULL;
+			for (int i = extra; i < n; i++, e++) {
+				tg->succ_dir.v[total + i] = e->dir;
+				tg->succ_cond.v[total + i] = !(e->flags & E_UNCONDITIONAL);
+			}
+			tg->succ_dir.n = tg->succ_cond.n = total + n;
+		}
 	}
 	vec_push(&st->v, v);
 	vec_grow(&st->on, node + 1);
@@ -772,7 +786,7 @@ static void dfs(const Graph *g, int chain, TuGraph *tg, VisitStack *vs)
 				to = o->to;
 		}
 		if (to < 0) {
-			if (!vs->lean) {
+			if (!vs->lean || tg->want_slots) {
 				TuMissing m = {top->file, b->edges.v[ei].dir, NULL, tg->nodes.n,
 					       (flags & E_UNCONDITIONAL) != 0};
 				vec_push(&tg->missing, m);

@@ -32,6 +32,8 @@ void tu_reset(TuGraph *g, int nfiles)
 	g->missing.n = 0;
 	g->succ_off.n = 0;
 	g->succ.n = 0;
+	g->succ_dir.n = 0;
+	g->succ_cond.n = 0;
 	g->post.n = 0;
 	g->lines.n = 0;
 	g->dead.n = 0;
@@ -44,6 +46,8 @@ void tu_free(TuGraph *g)
 	vec_free(&g->missing);
 	vec_free(&g->succ_off);
 	vec_free(&g->succ);
+	vec_free(&g->succ_dir);
+	vec_free(&g->succ_cond);
 	vec_free(&g->post);
 	vec_free(&g->lines);
 	vec_free(&g->dead);
@@ -92,6 +96,8 @@ void tu_build_succ(TuGraph *g)
 	int n = g->nodes.n, m = g->edges.n;
 	vec_grow(&g->succ_off, n + 1);
 	vec_grow(&g->succ, m);
+	vec_grow(&g->succ_dir, m);
+	vec_grow(&g->succ_cond, m);
 	int *off = g->succ_off.v;
 	memset(off, 0, (size_t)(n + 1) * sizeof(int));
 	for (int i = 0; i < m; i++)
@@ -100,12 +106,19 @@ void tu_build_succ(TuGraph *g)
 		off[i + 1] += off[i];
 	/* stable fill keeps each node's includes in order; off[v] serves as
 	 * v's cursor and ends as off[v + 1], so it is shifted back after */
-	for (int i = 0; i < m; i++)
-		g->succ.v[off[g->edges.v[i].from]++] = g->edges.v[i].to;
+	for (int i = 0; i < m; i++) {
+		const TuEdge *e = &g->edges.v[i];
+		int at = off[e->from]++;
+		g->succ.v[at] = e->to;
+		g->succ_dir.v[at] = e->dir;
+		g->succ_cond.v[at] = e->cond != 0;
+	}
 	memmove(off + 1, off, (size_t)n * sizeof(int));
 	off[0] = 0;
 	g->succ_off.n = n + 1;
 	g->succ.n = m;
+	g->succ_dir.n = m;
+	g->succ_cond.n = m;
 }
 
 void tu_build_csr(TuGraph *g)

@@ -40,6 +40,13 @@ typedef struct {
 	 * node 0.  A lean union walk fills these directly; tu_build_csr makes
 	 * them from edges. */
 	IntVec succ_off, succ, post;
+	/* With want_slots (a lean walk; tu_build_succ always): per successor
+	 * slot, the #include's directive index in the includer's facts (-1:
+	 * forced) and whether it sits under an #if of unknown value; and a
+	 * lean walk then also fills missing. */
+	bool want_slots;
+	IntVec succ_dir;
+	VEC(uint8_t) succ_cond;
 	VEC(uint32_t) lines;  /* by node: the file's lines (lean walk only) */
 	/* exact walk: lines of the TU's own file in branches not taken, as
 	 * [from, to) pairs (from = the skipped branch's directive) */
