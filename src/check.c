@@ -443,6 +443,7 @@ static void index_pasted_seeds(Check *ck)
 }
 
 /* The next block of file ids [from, to) for a worker; false when done. */
+/* The next chunk [from, to) of 256 items of nfiles for a worker. */
 static bool next_files(int *next, int nfiles, int *from, int *to)
 {
 	*from = __atomic_fetch_add(next, 256, __ATOMIC_RELAXED);
@@ -2483,13 +2484,10 @@ static void missing_finding(Check *ck, const FindingVec *out, const MissingAt *m
 static void *missing_worker(void *arg)
 {
 	MissingJob *job = arg;
-	for (;;) {
-		int from = __atomic_fetch_add(&job->next, 64, __ATOMIC_RELAXED);
-		if (from >= job->n)
-			return NULL;
-		for (int m = from; m < job->n && m < from + 64; m++)
+	for (int from, to; next_files(&job->next, job->n, &from, &to);)
+		for (int m = from; m < to; m++)
 			missing_finding(job->ck, job->out, &job->at[m], &job->made[m]);
-	}
+	return NULL;
 }
 
 static void missing_from_fallout(Check *ck, const int *files, int n, FindingVec *out)
@@ -2877,13 +2875,10 @@ typedef struct {
 static void *names_code_worker(void *arg)
 {
 	NamesCodeJob *job = arg;
-	for (;;) {
-		int from = __atomic_fetch_add(&job->next, 256, __ATOMIC_RELAXED);
-		if (from >= job->n)
-			return NULL;
-		for (int i = from; i < job->n && i < from + 256; i++)
+	for (int from, to; next_files(&job->next, job->n, &from, &to);)
+		for (int i = from; i < to; i++)
 			job->may[i] = fs_may_name_code(job->ft, job->files[i]);
-	}
+	return NULL;
 }
 
 void check_open_session(Session *s, Options *o, const char *tree, char **paths, int npaths,
