@@ -175,9 +175,6 @@ static bool kept_line(const Symbols *sy, unsigned line)
 	       (has_pragma(sy, line, PR_KEEP) || has_pragma(sy, line, PR_NESTED) || exported_line(sy, line));
 }
 
-/* The file a spelled header names: "x.h" next to `from` first, else any
- * known file whose path ends in it (in the tree first, then the
- * shortest).  -1 when none. */
 /* A file the run knows is there: one it read, or a .c or .h file of the
  * tree (a run about a few files reads only what it needs). */
 static bool known_file(const FileTable *ft, int f)
@@ -191,6 +188,9 @@ static bool known_file(const FileTable *ft, int f)
 	return ends_with(k, ".c") || ends_with(k, ".h");
 }
 
+/* The file a spelled header names: "x.h" next to `from` first, else any
+ * known file whose path ends in it (in the tree first, then the
+ * shortest).  -1 when none. */
 static int resolve_spelled(Check *ck, int from, const char *spelled, size_t n)
 {
 	FileTable *ft = &ck->s->ft;
@@ -442,8 +442,8 @@ static void index_pasted_seeds(Check *ck)
 	}
 }
 
-/* The next block of file ids [from, to) for a worker; false when done. */
-/* The next chunk [from, to) of 256 items of nfiles for a worker. */
+/* The next block [from, to) of 256 of nfiles items (file ids, or any
+ * other work list) for a worker; false when done. */
 static bool next_files(int *next, int nfiles, int *from, int *to)
 {
 	*from = __atomic_fetch_add(next, 256, __ATOMIC_RELAXED);
@@ -1213,6 +1213,13 @@ static const int *seed_nodes(Check *ck, Root *r, int sid, int *n)
 	return &r->smemo_pool.v[at + 1];
 }
 
+/*
+ * A name no file in the closure provides may be made by a macro: if one of
+ * its '_'-separated runs ("sched_switch" in "trace_sched_switch_enabled")
+ * is a seed of a closure file, that file may be its home.  Fills
+ * r->prov_nodes with such files (for the seed names sids); returns their
+ * count.
+ */
 static int seed_providers_of(Check *ck, Root *r, const int *sids, int ns)
 {
 	r->prov_nodes.n = 0;
@@ -1230,6 +1237,13 @@ static int seed_providers(Check *ck, Root *r, int id)
 	int ns;
 	const int *sids = seed_names(ck, r, id, &ns);
 	return seed_providers_of(ck, r, sids, ns);
+}
+
+/* The same for a closure use, whose seed names were found once for all. */
+static int need_seed_providers(Check *ck, Root *r, int need)
+{
+	int q = need >> 1, from = ck->need_seed_off[q];
+	return seed_providers_of(ck, r, &ck->need_seed[from], ck->need_seed_off[q + 1] - from);
 }
 
 /* Adds node to r->prov_nodes once; certain when some provide of it is
@@ -2143,10 +2157,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 			vec_push(&r->effp, r->prov_nodes.v[j]);
 		if (np < 0)
 			continue;
-		if (np == 0 && !(e->need >= 0 ? seed_providers_of(ck, r, &ck->need_seed[ck->need_seed_off[e->need >> 1]],
-								     ck->need_seed_off[(e->need >> 1) + 1] -
-									     ck->need_seed_off[e->need >> 1])
-					       : seed_providers(ck, r, e->id)))
+		if (np == 0 && !(e->need >= 0 ? need_seed_providers(ck, r, e->need) : seed_providers(ck, r, e->id)))
 			continue;
 		if (np == 0) {
 			/* maybe made by a macro: keep every line it could come from */
@@ -2425,11 +2436,6 @@ static int cmp_finding(const void *a, const void *b)
 	return x->sym - y->sym;
 }
 
-/*
- * Minimal policy: a file is "missing" an include only where it relies on
- * one that another finding removes, i.e. where it is a header finding's
- * fallout.  One finding per fallout file and header, at the first use.
- */
 /* One "missing" finding that fallout implies: fallout k of finding i
  * says its file must include add a. */
 typedef struct {
@@ -2490,6 +2496,11 @@ static void *missing_worker(void *arg)
 	return NULL;
 }
 
+/*
+ * Minimal policy: a file is "missing" an include only where it relies on
+ * one that another finding removes, i.e. where it is a header finding's
+ * fallout.  One finding per fallout file and header, at the first use.
+ */
 static void missing_from_fallout(Check *ck, const int *files, int n, FindingVec *out)
 {
 	FileTable *ft = &ck->s->ft;
@@ -2658,7 +2669,6 @@ char *check_written(Check *ck, int file, int dir)
 	return xasprintf("%.*s", (int)d->text_len, facts_text(f, d));
 }
 
-/* Whether path lies under an angle-bracket directory of from's chain. */
 /* The context a file's includes are spelled in: memoized by
  * check_spelling_prepare, so that spelling may run on many threads. */
 static int spell_ctx(Check *ck, int from)
@@ -2683,6 +2693,7 @@ void check_spelling_prepare(Check *ck, const FindingVec *fv)
 	}
 }
 
+/* Whether path lies under an angle-bracket directory of from's chain. */
 static bool on_chain(Check *ck, int from, const char *tk)
 {
 	Session *s = ck->s;
@@ -2834,9 +2845,7 @@ static bool maybe_included(Session *s, const IntVec *tree_files, const IntVec *f
 				/* a computed #include takes its name from a macro:
 				 * "x.c" or <x.c> in a macro body */
 				const char *t = facts_text(f, d), *end = t + d->text_len;
-				for (const char *q = t; !found && (q = memmem(q, (size_t)(end - q), ".c", 2)); q += 2) {
-					if (q + 2 >= end || (q[2] != '"' && q[2] != '>'))
-						continue;
+				for (const char *q = t; !found && (q = facts_next_c_name(q, end)); q += 2) {
 					const char *b = q, *start;
 					while (b > t && b[-1] != '/' && b[-1] != '"' && b[-1] != '<')
 						b--;

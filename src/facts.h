@@ -116,6 +116,10 @@ static inline const char *facts_text(const Facts *f, const Directive *d)
 
 const char *facts_error_text(int kind);
 
+/* In a macro body [t, end): the next "x.c" or <x.c>, as a pointer to its
+ * ".c" (what a computed #include of a .c file would take), or NULL. */
+const char *facts_next_c_name(const char *t, const char *end);
+
 /* The #if groups open at directive index dir of f (the include guard left
  * out), as one condition: "defined(A) && !(B) && C" for the branch taken
  * in each, an #elif or #else branch negating the ones before it.  NULL

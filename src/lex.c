@@ -593,6 +593,14 @@ static bool find_loose_guard(const LexScratch *s)
 	return false;
 }
 
+const char *facts_next_c_name(const char *t, const char *end)
+{
+	for (const char *q = t; (q = memmem(q, (size_t)(end - q), ".c", 2)); q += 2)
+		if (q + 2 < end && (q[2] == '"' || q[2] == '>'))
+			return q;
+	return NULL;
+}
+
 /* Facts.names_code: the directives that could include a .c file. */
 static bool find_names_code(const LexScratch *s)
 {
@@ -605,9 +613,8 @@ static bool find_names_code(const LexScratch *s)
 		if (d->kind != D_DEFINE)
 			continue;
 		t = s->strs + d->text_off;
-		for (const char *q = t, *end = t + d->text_len; (q = memmem(q, (size_t)(end - q), ".c", 2)); q += 2)
-			if (q + 2 < end && (q[2] == '"' || q[2] == '>'))
-				return true;
+		if (facts_next_c_name(t, t + d->text_len))
+			return true;
 	}
 	return false;
 }

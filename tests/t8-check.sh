@@ -730,17 +730,27 @@ test_expect_success 'FILE arguments: a .c file nothing includes: the cache tells
 		printf "#define X$i $i\n" >sc/include/x$i.h &&
 		printf "#include <x$i.h>\nint v$i = X$i;\n" >sc/c$i.c || return 1
 	done &&
+	printf "#include \"c3.c\"\n" >sc/c11.c &&
 	XDG_CACHE_HOME="$PWD/sccache" && export XDG_CACHE_HOME &&
 	(cd sc && hdrslim cost --stats -nostdinc -I include . >/dev/null 2>../sc1.err) &&
-	test_grep " 0 from cache" sc1.err &&
-	(cd sc && hdrslim check --json --stats -nostdinc -I include . c3.c >../sc.json 2>../sc2.err; test $? -le 1) &&
+	test_grep " 21 lexed, 0 from cache" sc1.err &&
+	# c5.c, x5.h, and c11.c: the only file whose cache entry says it may
+	# include a .c file
+	(cd sc && hdrslim check --json --stats -nostdinc -I include . c5.c >../sc.json 2>../sc2.err; test $? -le 1) &&
 	test_grep "stats: scope: 2 files" sc2.err &&
-	test_grep " 0 lexed, 2 from cache" sc2.err &&
+	test_grep " 0 lexed, 3 from cache" sc2.err &&
 	(cd sc && hdrslim cost --stats -nostdinc -I include . >/dev/null 2>../sc3.err) &&
-	test_grep " 0 lexed, 20 from cache" sc3.err &&
-	printf "#include \"c3.c\"\n" >sc/c11.c &&
+	test_grep " 0 lexed, 21 from cache" sc3.err &&
 	(cd sc && hdrslim check --json --stats -nostdinc -I include . c3.c >../sc.json 2>../sc4.err; test $? -le 1) &&
-	test_grep -v "stats: scope" sc4.err
+	test_grep -v "stats: scope" sc4.err &&
+	# a damaged entry head (its flags and their complement disagree) reads
+	# as "may include a .c file": c7.c is read too
+	main=$(ls sccache/hdrslim/*.facts) &&
+	at=$(grep -boa "c7\.c" "$main" | head -n 1 | cut -d: -f1) &&
+	printf "\001" | dd of="$main" bs=1 seek=$((at - 1)) conv=notrunc 2>/dev/null &&
+	(cd sc && hdrslim check --json --stats -nostdinc -I include . c5.c >../sc.json 2>../sc5.err; test $? -le 1) &&
+	test_grep "stats: scope: 2 files" sc5.err &&
+	test_grep " 0 lexed, 4 from cache" sc5.err
 '
 
 test_expect_success 'TREE defaults to the current directory' '
