@@ -105,6 +105,29 @@ static char *cache_dir(void)
 	return xasprintf("%s/.cache/hdrslim", home);
 }
 
+void cache_make_dir(void)
+{
+	char *dir = cache_dir();
+	if (dir) {
+		char *parent = path_dirname(dir);
+		mkdir(parent, 0755);
+		mkdir(dir, 0755);
+		free(parent);
+		free(dir);
+	}
+}
+
+char *cache_result_path(const char *root_abs, const char *name)
+{
+	char *dir = cache_dir();
+	if (!dir)
+		return NULL;
+	char *p = xasprintf("%s/%016llx.%s", dir, (unsigned long long)hash_bytes(root_abs, strlen(root_abs)),
+			    name);
+	free(dir);
+	return p;
+}
+
 static uint32_t kind_version(CacheKind kind)
 {
 	return kind == CACHE_SYMBOLS ? SYMBOLS_VERSION : FACTS_VERSION;
@@ -536,14 +559,7 @@ static void remove_old_versions(const Cache *c)
  * renames the file into place and removes the journal. */
 static void write_all(Cache *c, bool keep_unused)
 {
-	char *dir = cache_dir();
-	if (dir) {
-		char *parent = path_dirname(dir);
-		mkdir(parent, 0755);
-		mkdir(dir, 0755);
-		free(parent);
-		free(dir);
-	}
+	cache_make_dir();
 	char *tmp = xasprintf("%s.tmp.%d", c->path, (int)getpid());
 	Writer *w = xcalloc(1, sizeof(Writer));
 	w->fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -696,6 +712,13 @@ int cache_clear(const char *root_abs)
 			r = 0;
 		unlink(jp);
 		free(jp);
+		free(p);
+	}
+	static const char *const results[] = {"cost"};
+	for (size_t i = 0; i < sizeof(results) / sizeof(results[0]); i++) {
+		char *p = cache_result_path(root_abs, results[i]);
+		if (p)
+			unlink(p);
 		free(p);
 	}
 	return r;

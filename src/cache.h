@@ -62,7 +62,13 @@ void cache_save(Cache *c, bool keep_unused);
  * every entry once and will read only a few again. */
 void cache_drop_resident(Cache *c);
 void cache_free(Cache *c);
-/* Deletes the cache file of the tree at root_abs. */
+/* Where a command keeps its whole result for the tree at root_abs
+ * (memo.h), beside the facts cache; malloc'd, NULL without a cache dir. */
+char *cache_result_path(const char *root_abs, const char *name);
+/* Creates the cache directory (and its parent) if missing. */
+void cache_make_dir(void);
+/* Deletes the cache files of the tree at root_abs (facts, symbols and
+ * kept results). */
 int cache_clear(const char *root_abs);
 
 #endif

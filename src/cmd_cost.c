@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "memo.h"
 #include "metrics.h"
 
 typedef enum { M_ADDED, M_BUILD_LINES, M_TUS, M_PREVALENCE, M_DIRECT, M_LINES, M_EXPANDED } Metric;
@@ -23,6 +24,7 @@ static const struct {
 };
 
 static Metric sort_metric;
+static Session *sort_session; /* ties go by path: file ids differ between runs */
 
 static double metric_value(const HeaderCost *h)
 {
@@ -44,7 +46,7 @@ static int by_metric(const void *a, const void *b)
 	double vx = metric_value(x), vy = metric_value(y);
 	if (vx != vy)
 		return vx < vy ? 1 : -1;
-	return x->file - y->file;
+	return strcmp(session_path(sort_session, x->file), session_path(sort_session, y->file));
 }
 
 static void print_json(Session *s, const CostTable *t, int top)
@@ -91,10 +93,39 @@ static void print_table(Session *s, const CostTable *t, int top)
 	}
 }
 
+/* The last run's table when none of its inputs changed and it measured
+ * "expanded" for every row this run shows; sorted, with *top set. */
+static bool reuse_kept(Session *s, CostTable *t, int *top)
+{
+	if (s->opt->no_memo)
+		return false;
+	session_lex(s, s->cfg.units.v, s->cfg.units.n);
+	char *kept;
+	size_t len;
+	if (!memo_load(s, "cost", &kept, &len))
+		return false;
+	bool ok = metrics_unpack(s, kept, len, t);
+	free(kept);
+	if (!ok)
+		return false;
+	if (t->n)
+		qsort(t->v, (size_t)t->n, sizeof(HeaderCost), by_metric);
+	*top = s->opt->top >= 0 ? s->opt->top : s->opt->json ? t->n : 20;
+	if (*top > t->n)
+		*top = t->n;
+	/* JSON shows every row; sorting by "expanded" needs every row's */
+	int need = s->opt->json || sort_metric == M_EXPANDED ? t->n : *top;
+	for (int i = 0; i < need; i++)
+		ok = ok && t->v[i].has_expanded;
+	if (!ok)
+		metrics_free(t);
+	return ok;
+}
+
 int cmd_cost(int argc, char **argv)
 {
 	Options o;
-	options_parse(&o, argc, argv, "cost", "--sort,--top,--json");
+	options_parse(&o, argc, argv, "cost", "--sort,--top,--json,--no-memo");
 	sort_metric = M_ADDED;
 	if (o.sort) {
 		bool found = false;
@@ -117,20 +148,28 @@ int cmd_cost(int argc, char **argv)
 		fputs(sb_str(&sb), stdout);
 		free(sb.buf);
 	}
+	sort_session = &s;
 	CostTable t;
-	metrics_compute(&s, s.cfg.units.v, s.cfg.units.n, &t);
-	int top = o.top >= 0 ? o.top : o.json ? t.n : 20;
-	if (top > t.n)
-		top = t.n;
-	if (o.json || sort_metric == M_EXPANDED) {
-		metrics_expand(&s, s.cfg.units.v, t.v, t.n);
-		if (t.n)
-			qsort(t.v, (size_t)t.n, sizeof(HeaderCost), by_metric);
-	} else {
-		if (t.n)
-			qsort(t.v, (size_t)t.n, sizeof(HeaderCost), by_metric);
-		metrics_expand(&s, s.cfg.units.v, t.v, top);
+	int top;
+	bool reused = reuse_kept(&s, &t, &top);
+	if (!reused) {
+		metrics_compute(&s, s.cfg.units.v, s.cfg.units.n, &t);
+		top = o.top >= 0 ? o.top : o.json ? t.n : 20;
+		if (top > t.n)
+			top = t.n;
+		if (o.json || sort_metric == M_EXPANDED) {
+			metrics_expand(&s, s.cfg.units.v, t.v, t.n);
+			if (t.n)
+				qsort(t.v, (size_t)t.n, sizeof(HeaderCost), by_metric);
+		} else {
+			if (t.n)
+				qsort(t.v, (size_t)t.n, sizeof(HeaderCost), by_metric);
+			metrics_expand(&s, s.cfg.units.v, t.v, top);
+		}
 	}
+	if (o.stats)
+		fprintf(stderr, "hdrslim: stats: cost: %s\n",
+			reused ? "kept result reused (no input changed)" : "computed");
 	if (o.stats)
 		fprintf(stderr, "hdrslim: stats: TU graphs: %llu nodes, %llu edges, %llu dominator passes\n",
 			(unsigned long long)metrics_nodes, (unsigned long long)metrics_edges,
@@ -139,6 +178,12 @@ int cmd_cost(int argc, char **argv)
 		print_json(&s, &t, top);
 	else
 		print_table(&s, &t, top);
+	if (!reused && !o.no_memo) {
+		StrBuf kept = {0};
+		metrics_pack(&s, &t, &kept);
+		memo_save(&s, "cost", kept.buf, kept.len);
+		free(kept.buf);
+	}
 	metrics_free(&t);
 	session_close(&s);
 	options_free(&o);

@@ -40,6 +40,8 @@ void fs_free(FileTable *ft)
 		if (!ft->files[i].syms_mapped)
 			free(ft->files[i].syms);
 	free(ft->files);
+	vec_free(&ft->stat_misses);
+	vec_free(&ft->walk_skipped);
 	free(ft->file_of_key);
 	free(ft->root);
 	if (ft->root_fd >= 0)
@@ -170,6 +172,17 @@ static void mark_walked(int key)
 	walked[key] = 1;
 }
 
+/* Whether a tree-relative path lies under a directory the walk skipped.
+ * Elsewhere in a walked tree a path missing now can only appear by
+ * changing the listing. */
+static bool under_walk_skipped(const FileTable *ft, const char *k)
+{
+	for (int i = 0; i < ft->walk_skipped.n; i++)
+		if (path_has_prefix(k, intern_str(ft->keys, ft->walk_skipped.v[i])))
+			return true;
+	return false;
+}
+
 int fs_probe(FileTable *ft, int key)
 {
 	int *slot = key_slot(ft, key);
@@ -192,6 +205,8 @@ int fs_probe(FileTable *ft, int key)
 	free(abs);
 	if (r < 0 || !S_ISREG(st.st_mode)) {
 		*key_slot(ft, key) = -2;
+		if (k[0] == '/' || !ft->walked || under_walk_skipped(ft, k))
+			vec_push(&ft->stat_misses, key);
 		return -1;
 	}
 	return fs_add(ft, key, 0);
@@ -224,27 +239,32 @@ static void walk_dir(FileTable *ft, int dirfd, const char *rel, bool excluded,
 		const char *n = e->d_name;
 		if (n[0] == '.' && (!n[1] || (n[1] == '.' && !n[2])))
 			continue;
-		if (!strcmp(n, ".git") || !strcmp(n, ".hg") || !strcmp(n, ".svn"))
-			continue;
 		path.len = 0;
 		if (strcmp(rel, "."))
 			sb_adds(&path, rel), sb_addc(&path, '/');
 		sb_adds(&path, n);
+		if (!strcmp(n, ".git") || !strcmp(n, ".hg") || !strcmp(n, ".svn")) {
+			vec_push(&ft->walk_skipped, intern(ft->keys, path.buf, path.len));
+			continue;
+		}
 		int type = e->d_type;
 		if (type == DT_UNKNOWN || type == DT_LNK) {
 			struct stat st;
 			if (fstatat(dirfd, n, &st, 0) < 0)
 				continue; /* dangling link, or a loop: ELOOP */
-			if (type == DT_LNK && S_ISDIR(st.st_mode))
-				continue; /* symlinked directories are not followed */
+			if (type == DT_LNK && S_ISDIR(st.st_mode)) {
+				/* symlinked directories are not followed */
+				vec_push(&ft->walk_skipped, intern(ft->keys, path.buf, path.len));
+				continue;
+			}
 			type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
 		}
 		if (type == DT_DIR) {
-			if (depth > 64)
+			int fd = depth > 64 ? -1 : openat(dirfd, n, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+			if (fd < 0) {
+				vec_push(&ft->walk_skipped, intern(ft->keys, path.buf, path.len));
 				continue;
-			int fd = openat(dirfd, n, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-			if (fd < 0)
-				continue;
+			}
 			char *sub = xstrdup(sb_str(&path));
 			bool ex = excluded || excluded_dir(sub, exclude);
 			walk_dir(ft, fd, sub, ex, exclude, depth + 1);
@@ -264,6 +284,7 @@ void fs_walk(FileTable *ft, const char *const *exclude)
 	if (fd < 0)
 		die("%s: cannot open directory: %s", ft->root, strerror(errno));
 	walk_dir(ft, fd, ".", false, exclude, 0);
+	ft->walked = true;
 }
 
 /* ---- reading and lexing ---- */

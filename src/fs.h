@@ -52,6 +52,14 @@ typedef struct {
 	char *root;         /* absolute tree root */
 	size_t root_len;
 	int root_fd;        /* open on root, for *at() calls; -1 if it failed */
+	/* keys that stat() found missing (not the listing): what a kept
+	 * result depends on besides the files it read (memo.c) */
+	IntVec stat_misses;
+	/* directories the walk saw but did not enter (.git, symlinked or
+	 * too deep): the only places inside the tree the listing does not
+	 * speak for */
+	IntVec walk_skipped;
+	bool walked;
 	Cache *cache;
 	Cache *syms_cache;  /* opened by fs_symbols_all when cache is */
 	int syms_cache_hits;

@@ -440,8 +440,10 @@ static void *expand_worker(void *arg)
 			break;
 		int u = job->order[from]->first_unit;
 		if (u == INT32_MAX) {
-			for (int k = from; k < to; k++)
+			for (int k = from; k < to; k++) {
 				job->order[k]->expanded = job->order[k]->lines;
+				job->order[k]->has_expanded = true;
+			}
 			continue;
 		}
 		session_tu_csr(s, &job->units[u], &g);
@@ -452,6 +454,7 @@ static void *expand_worker(void *arg)
 			int start = tu_find(&g, h->file);
 			if (start < 0) {
 				h->expanded = h->lines;
+				h->has_expanded = true;
 				continue;
 			}
 			memset(seen.v, 0, (size_t)n);
@@ -471,6 +474,7 @@ static void *expand_worker(void *arg)
 				}
 			}
 			h->expanded = sum;
+			h->has_expanded = true;
 		}
 	}
 	tu_free(&g);
@@ -506,4 +510,73 @@ void metrics_free(CostTable *t)
 {
 	free(t->v);
 	memset(t, 0, sizeof(*t));
+}
+
+/* ---- kept results ---- */
+
+#define NO_EXPANDED UINT64_MAX
+
+void metrics_pack(Session *s, const CostTable *t, StrBuf *out)
+{
+	int32_t head[3] = {t->tus, t->files, t->n};
+	sb_add(out, (const char *)head, sizeof head);
+	for (int i = 0; i < t->n; i++) {
+		const HeaderCost *h = &t->v[i];
+		const char *k = session_path(s, h->file);
+		uint64_t v[6] = {h->lines, h->direct_includers, h->tus, h->added,
+				 h->has_expanded ? h->expanded : NO_EXPANDED, (uint64_t)(int64_t)h->first_unit};
+		uint32_t klen = (uint32_t)strlen(k);
+		sb_add(out, (const char *)v, sizeof v);
+		sb_add(out, (const char *)&klen, sizeof klen);
+		sb_add(out, k, klen);
+	}
+}
+
+bool metrics_unpack(Session *s, const char *p, size_t n, CostTable *t)
+{
+	memset(t, 0, sizeof(*t));
+	int32_t head[3];
+	if (n < sizeof head)
+		return false;
+	memcpy(head, p, sizeof head);
+	const char *q = p + sizeof head, *end = p + n;
+	if (head[0] < 0 || head[1] < 0 || head[2] < 0 || head[2] > (int32_t)(n / 52))
+		return false;
+	t->tus = head[0];
+	t->files = head[1];
+	t->v = xcalloc((size_t)head[2] + 1, sizeof(HeaderCost));
+	for (int i = 0; i < head[2]; i++) {
+		uint64_t v[6];
+		uint32_t klen;
+		if ((size_t)(end - q) < sizeof v + sizeof klen)
+			goto bad;
+		memcpy(v, q, sizeof v);
+		memcpy(&klen, q + sizeof v, sizeof klen);
+		q += sizeof v + sizeof klen;
+		if ((size_t)(end - q) < klen || !klen)
+			goto bad;
+		char *path = xstrndup(q, klen);
+		q += klen;
+		/* the kept inputs named every file read, so each is known */
+		int file = fs_probe(&s->ft, fs_key(&s->ft, path));
+		free(path);
+		if (file < 0)
+			goto bad;
+		HeaderCost *h = &t->v[t->n++];
+		h->file = file;
+		h->lines = v[0];
+		h->direct_includers = v[1];
+		h->tus = v[2];
+		h->added = v[3];
+		h->has_expanded = v[4] != NO_EXPANDED;
+		h->expanded = h->has_expanded ? v[4] : 0;
+		h->first_unit = (int)(int64_t)v[5];
+		h->prevalence = t->tus ? (double)h->tus / t->tus : 0;
+		h->build_lines = h->lines * h->tus;
+	}
+	if (q == end)
+		return true;
+bad:
+	metrics_free(t);
+	return false;
 }

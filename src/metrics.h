@@ -23,6 +23,7 @@ typedef struct {
 	uint64_t lines, direct_includers, tus, expanded, added, build_lines;
 	double prevalence;
 	int first_unit; /* the TU "expanded" is measured in */
+	bool has_expanded; /* metrics_expand has measured it */
 } HeaderCost;
 
 typedef struct {
@@ -41,6 +42,10 @@ void metrics_compute(Session *s, const Unit *units, int nunits, CostTable *out);
  * for the headers that will be shown. */
 void metrics_expand(Session *s, const Unit *units, HeaderCost *v, int n);
 void metrics_free(CostTable *t);
+/* The table as bytes, files named by path, for a kept result (memo.h);
+ * and back: false when the bytes are not such a table. */
+void metrics_pack(Session *s, const CostTable *t, StrBuf *out);
+bool metrics_unpack(Session *s, const char *p, size_t n, CostTable *t);
 
 /* Dominator-tree weights of one TU graph: for every node, the lines that
  * leave the TU if that node's #include edges all go away.  weight must

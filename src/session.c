@@ -112,6 +112,8 @@ void options_parse(Options *o, int argc, char **argv, const char *cmd, const cha
 			o->make_rules = true;
 		else if (list_has(extra, "-MG") && !strcmp(a, "-MG"))
 			o->missing_ok = true;
+		else if (list_has(extra, "--no-memo") && !strcmp(a, "--no-memo"))
+			o->no_memo = true;
 		else if (list_has(extra, "--json") && !strcmp(a, "--json"))
 			o->json = true;
 		else if (list_has(extra, "--sort") && is_opt(a, "--sort"))
@@ -284,8 +286,11 @@ void session_all_units(Session *s)
 	}
 }
 
-void session_prepare(Session *s, const Unit *units, int n)
+void session_lex(Session *s, const Unit *units, int n)
 {
+	if (s->lexed)
+		return;
+	s->lexed = true;
 	IntVec files = {0};
 	if (s->walked && !s->units_only) {
 		for (int i = 0; i < s->ft.nfiles; i++) {
@@ -309,6 +314,11 @@ void session_prepare(Session *s, const Unit *units, int n)
 	phase("lex");
 	fs_lex_all(&s->ft, files.v, files.n, s->opt->jobs);
 	vec_free(&files);
+}
+
+void session_prepare(Session *s, const Unit *units, int n)
+{
+	session_lex(s, units, n);
 	phase("graph");
 	if (s->graph)
 		graph_prepare(s->graph, units, n);

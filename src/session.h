@@ -29,6 +29,7 @@ typedef struct {
 	int jobs;
 	/* command options */
 	bool make_rules, missing_ok, json;
+	bool no_memo;      /* cost: compute again even if no input changed */
 	char *sort;
 	char *kinds, *policy; /* check */
 	char *mapping;        /* check: private -> public header mapping file */
@@ -60,6 +61,8 @@ typedef struct {
 	uint8_t *scope;
 	int nscope;
 	double t_start;
+	bool lexed;        /* session_lex has run */
+	uint64_t memo_key; /* inputs of a kept result (memo.c); 0: none */
 	pthread_t saver;  /* writes the cache while the analyses run */
 	bool saving;
 } Session;
@@ -70,7 +73,9 @@ void session_open(Session *s, Options *o, const char *tree, bool walk);
 Unit session_unit_for_path(Session *s, const char *path);
 /* Every TU of the tree: compile_commands.json entries or all .c files. */
 void session_all_units(Session *s);
-/* Lexes what the units need, in parallel, then prepares the graph. */
+/* Lexes what the units need, in parallel (once). */
+void session_lex(Session *s, const Unit *units, int n);
+/* session_lex, then prepares the graph. */
 void session_prepare(Session *s, const Unit *units, int n);
 /* A unit's graph (exact walk or union closure).  Union: thread-safe. */
 void session_tu(Session *s, const Unit *u, TuGraph *g);

@@ -20,6 +20,7 @@ int diag_errors;
 int diag_limit = 50;
 bool warnings_enabled = true;
 static int diag_printed;
+int diag_seen;
 static pthread_mutex_t diag_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void die(const char *fmt, ...)
@@ -62,6 +63,7 @@ static void vreport(const char *kind, const char *path, unsigned line,
 void diag(const char *path, unsigned line, const char *fmt, ...)
 {
 	va_list ap;
+	__atomic_add_fetch(&diag_seen, 1, __ATOMIC_RELAXED);
 	va_start(ap, fmt);
 	vreport("error", path, line, fmt, ap);
 	va_end(ap);
@@ -71,6 +73,7 @@ void diag(const char *path, unsigned line, const char *fmt, ...)
 void warn_at(const char *path, unsigned line, const char *fmt, ...)
 {
 	va_list ap;
+	__atomic_add_fetch(&diag_seen, 1, __ATOMIC_RELAXED);
 	if (!warnings_enabled)
 		return;
 	va_start(ap, fmt);

@@ -34,6 +34,7 @@ void diag(const char *path, unsigned line, const char *fmt, ...)
 void warn_at(const char *path, unsigned line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 extern int diag_errors;      /* diag() calls so far */
+extern int diag_seen;        /* diag() and warn_at() calls, shown or not */
 extern int diag_limit;       /* print at most this many; count all */
 extern bool warnings_enabled;
 
