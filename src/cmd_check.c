@@ -284,6 +284,8 @@ int cmd_check(int argc, char **argv)
 	IntVec files = {0};
 	check_open_session(&s, &o, tree, o.args.v + first_file, o.args.n - first_file, &files);
 	Check *ck = check_new(&s, kinds, strict);
+	/* check reads no more symbol facts: write their cache meanwhile */
+	session_save_syms_early(&s);
 	if (o.mapping)
 		check_load_mapping(ck, o.mapping);
 	FindingVec fv = {0};

@@ -354,6 +354,12 @@ static bool facts_keep_unused(const Session *s)
 	return !s->walked || s->units_only;
 }
 
+/* The same for the symbols cache: a scoped run read only some files'. */
+static bool syms_keep_unused(const Session *s)
+{
+	return !s->walked || s->scope;
+}
+
 void session_close(Session *s)
 {
 	phase("save-cache");
@@ -361,8 +367,10 @@ void session_close(Session *s)
 		pthread_join(s->saver, NULL);
 	else if (s->ft.cache)
 		cache_save(s->ft.cache, facts_keep_unused(s));
-	if (s->ft.syms_cache) /* a scoped run read only some files' symbols */
-		cache_save(s->ft.syms_cache, !s->walked || s->scope);
+	if (s->syms_saving)
+		pthread_join(s->syms_saver, NULL);
+	else if (s->ft.syms_cache)
+		cache_save(s->ft.syms_cache, syms_keep_unused(s));
 	if (s->opt->stats) {
 		phase_report();
 		double t = now_seconds() - s->t_start;
@@ -416,6 +424,20 @@ void session_save_cache_early(Session *s)
 	s->saving = pthread_create(&s->saver, NULL, save_cache, s) == 0;
 	if (!s->saving)
 		cache_save(s->ft.cache, facts_keep_unused(s));
+}
+
+static void *save_syms(void *arg)
+{
+	Session *s = arg;
+	cache_save(s->ft.syms_cache, syms_keep_unused(s));
+	return NULL;
+}
+
+void session_save_syms_early(Session *s)
+{
+	if (!s->ft.syms_cache || s->syms_saving)
+		return;
+	s->syms_saving = pthread_create(&s->syms_saver, NULL, save_syms, s) == 0;
 }
 
 int session_status(void)

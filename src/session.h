@@ -65,6 +65,8 @@ typedef struct {
 	uint64_t memo_key; /* inputs of a kept result (memo.c); 0: none */
 	pthread_t saver;  /* writes the cache while the analyses run */
 	bool saving;
+	pthread_t syms_saver; /* the same for the symbols cache */
+	bool syms_saving;
 } Session;
 
 /* Sets up a session for the tree.  walk: list the whole tree. */
@@ -88,6 +90,9 @@ const char *session_path(Session *s, int file);
 /* Every file the run needs is lexed: write the cache now, on a thread of
  * its own, while the analyses work.  No file may be lexed after this. */
 void session_save_cache_early(Session *s);
+/* The same for the symbol facts: every file's the run needs are read and
+ * no more will be. */
+void session_save_syms_early(Session *s);
 void session_close(Session *s);
 
 /* The tree's include edges (union graph; each file under its own
