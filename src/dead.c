@@ -872,6 +872,85 @@ static void find_calls(const DeadItem *w, const Toks *T, int skip_a, int skip_b,
 	}
 }
 
+/* One wrapper's calls in one file, found on any thread: the file is read
+ * and tokenized once for every wrapper it calls. */
+typedef struct {
+	int file, shape;
+	int prov;      /* the wrapper's provide when file is its header, else -1 */
+	IntVec lines;  /* of the calls, in token order */
+	int others;    /* mentions that are not calls */
+} CallJobItem;
+
+typedef struct {
+	Session *s;
+	const DeadItem *shapes;
+	CallJobItem *items;
+	int *group_off; /* items sorted by file: group g is [off[g], off[g+1]) */
+	int ngroups;
+	int next;
+	const int *order;
+} CallJob;
+
+static void *calls_worker(void *arg)
+{
+	CallJob *job = arg;
+	for (;;) {
+		int g = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
+		if (g >= job->ngroups)
+			break;
+		int first = job->group_off[g], last = job->group_off[g + 1];
+		Text x;
+		text_open(job->s, job->items[job->order[first]].file, &x);
+		for (int k = first; x.ok && k < last; k++) {
+			CallJobItem *it = &job->items[job->order[k]];
+			const DeadItem *w = &job->shapes[it->shape];
+			int a = -1, b = -1;
+			if (it->prov >= 0) {
+				const Symbols *sy = job->s->ft.files[w->file].syms;
+				if (!provide_extent(&x, sy, &sym_provides(sy)[it->prov], &a, &b))
+					a = b = -1;
+			}
+			CallVec calls = {0};
+			find_calls(w, &x.T, a, b, &calls, &it->others);
+			for (int c = 0; c < calls.n; c++)
+				vec_push(&it->lines, (int)x.T.t.v[calls.v[c].name].line);
+			vec_free(&calls);
+		}
+		text_close(&x);
+	}
+	return NULL;
+}
+
+static const CallJobItem *sort_items;
+static int by_file_then_index(const void *a, const void *b)
+{
+	int i = *(const int *)a, j = *(const int *)b;
+	if (sort_items[i].file != sort_items[j].file)
+		return sort_items[i].file - sort_items[j].file;
+	return i - j;
+}
+
+/* Fills every item's calls, the files shared out among the threads. */
+static void find_all_calls(Session *s, const DeadItem *shapes, CallJobItem *items, int n)
+{
+	int *order = xmalloc(((size_t)n + 1) * sizeof(int));
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	sort_items = items;
+	qsort(order, (size_t)n, sizeof(int), by_file_then_index);
+	int *off = xmalloc(((size_t)n + 2) * sizeof(int));
+	int ngroups = 0;
+	for (int i = 0; i < n; i++)
+		if (!i || items[order[i]].file != items[order[i - 1]].file)
+			off[ngroups++] = i;
+	off[ngroups] = n;
+	CallJob job = {.s = s, .shapes = shapes, .items = items, .group_off = off, .ngroups = ngroups,
+		       .order = order};
+	run_threads(calls_worker, &job, s->opt->jobs);
+	free(off);
+	free(order);
+}
+
 /* ---------------------------------------------------------------- dead_run */
 
 static int cmp_item(const void *a, const void *b)
@@ -1193,61 +1272,55 @@ void dead_run(Session *s, const int *headers, int nheaders, unsigned kinds, Dead
 	}
 
 	/* wrappers: the only definition of their name, with call sites */
+	bool *kept = xcalloc((size_t)shapes.n + 1, sizeof(bool));
+	VEC(CallJobItem) items = {0};
 	for (int i = 0; i < shapes.n; i++) {
 		DeadItem *w = &shapes.v[i];
-		int id = intern_find(ix.names, w->name, strlen(w->name));
-		const NameInfo *ni = &ix.info[id];
-		bool keep = ni->provides == 1;
+		const NameInfo *ni = &ix.info[intern_find(ix.names, w->name, strlen(w->name))];
+		if (ni->provides != 1)
+			continue;
+		kept[i] = true;
 		const Facts *hfacts = s->ft.files[w->file].facts;
-		if (keep) {
-			w->condition = facts_condition(hfacts, facts_dir_at_line(hfacts, w->line), NULL);
-			w->other_uses = ni->raw_users;
-			const IntVec *users = &ix.wusers.v[ni->wrap];
-			IntVec files = {0};
-			vec_push(&files, w->file);
-			for (int u = 0; u < users->n; u++)
-				if (users->v[u] != w->file)
-					vec_push(&files, users->v[u]);
-			for (int u = 0; u < files.n; u++) {
-				Text x;
-				text_open(s, files.v[u], &x);
-				if (!x.ok)
-					continue;
-				int a = -1, b = -1;
-				if (files.v[u] == w->file) {
-					const Symbols *sy = s->ft.files[w->file].syms;
-					if (!provide_extent(&x, sy, &sym_provides(sy)[shape_prov.v[i]], &a, &b))
-						a = b = -1;
-				}
-				CallVec calls = {0};
-				find_calls(w, &x.T, a, b, &calls, &w->other_uses);
-				for (int c = 0; c < calls.n; c++)
-					vec_push(&w->calls, ((DeadSite){files.v[u], x.T.t.v[calls.v[c].name].line}));
-				w->call_files += calls.n > 0;
-				vec_free(&calls);
-				text_close(&x);
+		w->condition = facts_condition(hfacts, facts_dir_at_line(hfacts, w->line), NULL);
+		w->other_uses = ni->raw_users;
+		const IntVec *users = &ix.wusers.v[ni->wrap];
+		vec_push(&items, ((CallJobItem){.file = w->file, .shape = i, .prov = shape_prov.v[i]}));
+		for (int u = 0; u < users->n; u++)
+			if (users->v[u] != w->file)
+				vec_push(&items, ((CallJobItem){.file = users->v[u], .shape = i, .prov = -1}));
+	}
+	find_all_calls(s, shapes.v, items.v, items.n);
+	for (int k = 0; k < items.n; k++) {
+		CallJobItem *it = &items.v[k];
+		DeadItem *w = &shapes.v[it->shape];
+		for (int c = 0; c < it->lines.n; c++)
+			vec_push(&w->calls, ((DeadSite){it->file, (unsigned)it->lines.v[c]}));
+		w->call_files += it->lines.n > 0;
+		w->other_uses += it->others;
+		vec_free(&it->lines);
+	}
+	vec_free(&items);
+	for (int i = 0; i < shapes.n; i++) {
+		DeadItem *w = &shapes.v[i];
+		/* by path, then line: the order a reader looks them up in */
+		for (int a = 1; a < w->calls.n; a++)
+			for (int b = a; b > 0; b--) {
+				DeadSite *x = &w->calls.v[b - 1], *y = &w->calls.v[b];
+				int c = strcmp(session_path(s, x->file), session_path(s, y->file));
+				if (c < 0 || (c == 0 && x->line <= y->line))
+					break;
+				DeadSite t = *x;
+				*x = *y;
+				*y = t;
 			}
-			vec_free(&files);
-			/* by path, then line: the order a reader looks them up in */
-			for (int a = 1; a < w->calls.n; a++)
-				for (int b = a; b > 0; b--) {
-					DeadSite *x = &w->calls.v[b - 1], *y = &w->calls.v[b];
-					int c = strcmp(session_path(s, x->file), session_path(s, y->file));
-					if (c < 0 || (c == 0 && x->line <= y->line))
-						break;
-					DeadSite t = *x;
-					*x = *y;
-					*y = t;
-				}
-			keep = w->calls.n > 0;
-		}
-		if (keep) {
+		if (kept[i] && w->calls.n > 0) {
 			w->what = xstrdup(w->is_macro ? "macro" : "inline function");
 			vec_push(out, *w);
 		} else {
 			item_free(w);
 		}
 	}
+	free(kept);
 	vec_free(&shapes);
 	vec_free(&shape_prov);
 	if (out->n)
