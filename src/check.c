@@ -509,10 +509,12 @@ static bool in_ranges(const uint32_t *rg, int n, uint32_t line)
 	return false;
 }
 
-/* The hashes of every provided name ("struct NAME" for a tag), by
- * position in file order; off[f] is file f's first. */
+/* The hashes of every provided name ("struct NAME" for a tag) of the
+ * listed files; off[i] is where files[i]'s are. */
 typedef struct {
-	FileTable *ft;
+	Symbols *const *syms; /* by file id */
+	const int *files;
+	int n;
 	int *off;
 	uint32_t *hash;
 	int next;
@@ -521,16 +523,15 @@ typedef struct {
 static void *hash_worker(void *arg)
 {
 	HashJob *job = arg;
-	FileTable *ft = job->ft;
 	char buf[300];
-	for (int from, to; next_files(&job->next, ft->nfiles, &from, &to);) {
-		for (int f = from; f < to; f++) {
-			const Symbols *sy = ft->files[f].syms;
+	for (int from, to; next_files(&job->next, job->n, &from, &to);) {
+		for (int i = from; i < to; i++) {
+			const Symbols *sy = job->syms[job->files[i]];
 			for (uint32_t k = 0; sy && k < sy->nprovides; k++) {
 				const SymEntry *e = &sym_provides(sy)[k];
 				const char *t;
 				size_t n = provide_text(sym_name(sy, e), e->name_len, sym_is_tag_kind(e->kind), buf, sizeof(buf), &t);
-				job->hash[job->off[f] + (int)k] = n == (size_t)-1 ? 0 : intern_hash(t, n);
+				job->hash[job->off[i] + (int)k] = n == (size_t)-1 ? 0 : intern_hash(t, n);
 			}
 		}
 	}
@@ -552,58 +553,156 @@ static bool in_scope(const Session *s, int file)
 	return !s->scope || (file < s->nscope && s->scope[file]);
 }
 
-static void build_index(Check *ck)
+/* Every provide's name id, with how many provides (and seeds) each name
+ * has: what build_index starts from.  Names get their ids in a fixed
+ * order of the files (primary_first), whichever thread interns them. */
+typedef struct ProvideIndex ProvideIndex;
+struct ProvideIndex {
+	Interner *names;
+	IntVec order;  /* the files, in the order their names were interned */
+	IntVec ids;    /* their provides' name ids, file after file in that order */
+	IntVec count, scount;
+};
+
+/* The files of the tree's file set (.c and .h files the walk listed),
+ * whose names are interned first; the rest (included from elsewhere:
+ * tools/, an .inl file, a system header) after them. */
+static bool primary_file(const FileTable *ft, int f)
 {
-	FileTable *ft = &ck->s->ft;
-	ck->nfiles = ft->nfiles;
-	IntVec all = {0};
-	for (int i = 0; i < ft->nfiles; i++)
-		if (ft->files[i].facts && in_scope(ck->s, i))
-			vec_push(&all, i);
-	phase("symbols");
-	fs_symbols_all(ft, all.v, all.n, ck->s->opt->jobs);
-	vec_free(&all);
-	phase("symbol-index");
-	ck->names = interner_new();
-	/* name ids of provides, counted, then placed: the names hashed on
-	 * every core first, then interned in file order (so ids do not
-	 * depend on the number of threads) with the table's cache misses
-	 * overlapped by prefetching */
-	HashJob hj = {.ft = ft};
-	hj.off = xcalloc((size_t)ft->nfiles + 1, sizeof(int));
-	for (int f = 0; f < ft->nfiles; f++)
-		hj.off[f + 1] = hj.off[f] + (ft->files[f].syms ? (int)ft->files[f].syms->nprovides : 0);
-	int nprov = hj.off[ft->nfiles];
+	const File *fl = &ft->files[f];
+	if (!(fl->flags & F_IN_TREE) || (fl->flags & (F_EXCLUDED | F_DIR)))
+		return false;
+	const char *k = fs_keystr(ft, fl->key);
+	return ends_with(k, ".c") || ends_with(k, ".h");
+}
+
+/* Interns the names the listed files provide, appending to px.  They are
+ * hashed on every core first, then interned in list order (so ids do not
+ * depend on the number of threads) with the table's cache misses
+ * overlapped by prefetching. */
+static void index_provides(ProvideIndex *px, Symbols *const *syms, const int *files, int n, int jobs)
+{
+	if (!px->names)
+		px->names = interner_new();
+	HashJob hj = {.syms = syms, .files = files, .n = n};
+	hj.off = xcalloc((size_t)n + 1, sizeof(int));
+	for (int i = 0; i < n; i++)
+		hj.off[i + 1] = hj.off[i] + (syms[files[i]] ? (int)syms[files[i]]->nprovides : 0);
+	int nprov = hj.off[n];
 	hj.hash = xmalloc((size_t)nprov * sizeof(uint32_t) + 1);
-	run_threads(hash_worker, &hj, ck->s->opt->jobs);
-	intern_reserve(ck->names, nprov / 2);
-	IntVec ids = {0}, count = {0}, scount = {0};
-	vec_grow(&ids, nprov);
+	run_threads(hash_worker, &hj, jobs);
+	intern_reserve(px->names, nprov / 2);
+	vec_grow(&px->ids, px->ids.n + nprov);
 	enum { AHEAD = 16 };
-	for (int f = 0, at = 0; f < ft->nfiles; f++) {
-		const Symbols *sy = ft->files[f].syms;
-		if (!sy)
-			continue;
-		for (uint32_t k = 0; k < sy->nprovides; k++, at++) {
+	for (int i = 0, at = 0; i < n; i++) {
+		const Symbols *sy = syms[files[i]];
+		vec_push(&px->order, files[i]);
+		for (uint32_t k = 0; sy && k < sy->nprovides; k++, at++) {
 			if (at + AHEAD < nprov)
-				intern_prefetch(ck->names, hj.hash[at + AHEAD]);
+				intern_prefetch(px->names, hj.hash[at + AHEAD]);
 			const SymEntry *e = &sym_provides(sy)[k];
-			int id = provide_id(ck->names, sym_name(sy, e), e->name_len, sym_is_tag_kind(e->kind), hj.hash[at]);
+			int id = provide_id(px->names, sym_name(sy, e), e->name_len, sym_is_tag_kind(e->kind), hj.hash[at]);
 			if (id < 0) /* a tag name too long to intern: a name no use can match */
-				id = name_id(ck->names, "", 0, false, true);
-			vec_push(&ids, id);
-			while (count.n <= id) {
-				vec_push(&count, 0);
-				vec_push(&scount, 0);
+				id = name_id(px->names, "", 0, false, true);
+			vec_push(&px->ids, id);
+			while (px->count.n <= id) {
+				vec_push(&px->count, 0);
+				vec_push(&px->scount, 0);
 			}
 			if (e->kind == SK_SEED)
-				scount.v[id]++;
+				px->scount.v[id]++;
 			else
-				count.v[id]++;
+				px->count.v[id]++;
 		}
 	}
 	free(hj.hash);
 	free(hj.off);
+}
+
+static void provide_index_free(ProvideIndex *px)
+{
+	if (!px)
+		return;
+	interner_free(px->names);
+	vec_free(&px->order);
+	vec_free(&px->ids);
+	vec_free(&px->count);
+	vec_free(&px->scount);
+	free(px);
+}
+
+/* The primary files with symbol facts, or the other ones, by file id. */
+static void files_with_syms(const FileTable *ft, bool primary, IntVec *out)
+{
+	out->n = 0;
+	for (int f = 0; f < ft->nfiles; f++)
+		if (ft->files[f].syms && primary_file(ft, f) == primary)
+			vec_push(out, f);
+}
+
+/* The index prepared while the graph was built (index_ahead), when it
+ * holds exactly the primary files this run reads: a whole-tree run. */
+static ProvideIndex *adopt_prepared(Session *s, const IntVec *primary)
+{
+	ProvideIndex *px = s->provides;
+	s->provides = NULL;
+	if (!px)
+		return NULL;
+	bool same = !s->scope && px->order.n == primary->n;
+	for (int i = 0; i < primary->n && same; i++)
+		same = px->order.v[i] == primary->v[i];
+	if (!same) {
+		provide_index_free(px);
+		return NULL;
+	}
+	return px;
+}
+
+static void build_index(Check *ck)
+{
+	FileTable *ft = &ck->s->ft;
+	ck->nfiles = ft->nfiles;
+	/* every file with facts gets its symbol facts (most already have
+	 * them when the graph was built with the index alongside) */
+	IntVec all = {0};
+	for (int i = 0; i < ft->nfiles; i++)
+		if (ft->files[i].facts && !ft->files[i].syms && in_scope(ck->s, i))
+			vec_push(&all, i);
+	phase("symbols");
+	fs_symbols_all(ft, all.v, all.n, ck->s->opt->jobs);
+	phase("symbol-index");
+	Symbols **syms = xmalloc(((size_t)ft->nfiles + 1) * sizeof(*syms));
+	for (int f = 0; f < ft->nfiles; f++)
+		syms[f] = ft->files[f].syms;
+	files_with_syms(ft, true, &all);
+	ProvideIndex *px = adopt_prepared(ck->s, &all);
+	if (!px) {
+		px = xcalloc(1, sizeof(*px));
+		index_provides(px, syms, all.v, all.n, ck->s->opt->jobs);
+	}
+	files_with_syms(ft, false, &all);
+	index_provides(px, syms, all.v, all.n, ck->s->opt->jobs);
+	vec_free(&all);
+	free(syms);
+	/* ids by file id: fprov_off[f] is where file f's are */
+	ck->fprov_off = xcalloc((size_t)ft->nfiles + 1, sizeof(int));
+	for (int f = 0; f < ft->nfiles; f++)
+		ck->fprov_off[f + 1] = ck->fprov_off[f] + (ft->files[f].syms ? (int)ft->files[f].syms->nprovides : 0);
+	IntVec ids = {0};
+	vec_grow(&ids, px->ids.n);
+	ids.n = px->ids.n;
+	for (int i = 0, at = 0; i < px->order.n; i++) {
+		int f = px->order.v[i];
+		int np = ft->files[f].syms ? (int)ft->files[f].syms->nprovides : 0;
+		memcpy(ids.v + ck->fprov_off[f], px->ids.v + at, (size_t)np * sizeof(int));
+		at += np;
+	}
+	ck->names = px->names;
+	IntVec count = px->count, scount = px->scount;
+	px->names = NULL;
+	px->count = (IntVec){0};
+	px->scount = (IntVec){0};
+	provide_index_free(px);
 	phase("symbol-provides");
 	int nnames = intern_count(ck->names);
 	if (ck->s->opt->stats)
@@ -658,10 +757,7 @@ static void build_index(Check *ck)
 			ck->provs[w++] = tmp.v[k];
 	}
 	vec_free(&tmp);
-	/* ids is in file order: per file, the names it provides */
-	ck->fprov_off = xcalloc((size_t)ft->nfiles + 1, sizeof(int));
-	for (int f = 0; f < ft->nfiles; f++)
-		ck->fprov_off[f + 1] = ck->fprov_off[f] + (ft->files[f].syms ? (int)ft->files[f].syms->nprovides : 0);
+	/* ids is by file id: per file, the names it provides */
 	ck->fprov = ids.v;
 	vec_free(&count);
 	phase("symbol-uses");
@@ -2890,6 +2986,85 @@ static void *names_code_worker(void *arg)
 	return NULL;
 }
 
+/* ---- the symbol index, built while the graph is ---- */
+
+typedef struct {
+	FileTable *ft;
+	int jobs;
+	File *copies;      /* the files with facts, copied: the graph may move
+			    * the table's arrays meanwhile */
+	const char **keys;
+	int *ids;
+	bool *primary;
+	int n, nfiles;
+	ProvideIndex *px;
+	pthread_t thread;
+	bool started;
+} IndexAhead;
+
+static void *index_ahead(void *arg)
+{
+	IndexAhead *a = arg;
+	fs_symbols_detached(a->ft, a->copies, a->keys, a->n, a->jobs);
+	Symbols **syms = xcalloc((size_t)a->nfiles + 1, sizeof(*syms));
+	IntVec primary = {0};
+	for (int i = 0; i < a->n; i++) {
+		syms[a->ids[i]] = a->copies[i].syms;
+		if (a->copies[i].syms && a->primary[i])
+			vec_push(&primary, a->ids[i]);
+	}
+	a->px = xcalloc(1, sizeof(*a->px));
+	index_provides(a->px, syms, primary.v, primary.n, a->jobs);
+	vec_free(&primary);
+	free(syms);
+	return NULL;
+}
+
+static void index_ahead_start(Session *s, IndexAhead *a)
+{
+	FileTable *ft = &s->ft;
+	memset(a, 0, sizeof(*a));
+	a->ft = ft;
+	a->jobs = s->opt->jobs;
+	a->nfiles = ft->nfiles;
+	a->copies = xmalloc(((size_t)ft->nfiles + 1) * sizeof(File));
+	a->keys = xmalloc(((size_t)ft->nfiles + 1) * sizeof(char *));
+	a->ids = xmalloc(((size_t)ft->nfiles + 1) * sizeof(int));
+	a->primary = xmalloc(((size_t)ft->nfiles + 1) * sizeof(bool));
+	for (int i = 0; i < ft->nfiles; i++) {
+		if (!ft->files[i].facts)
+			continue;
+		a->copies[a->n] = ft->files[i];
+		a->keys[a->n] = fs_keystr(ft, ft->files[i].key); /* interned strings stay put */
+		a->primary[a->n] = primary_file(ft, i);
+		a->ids[a->n++] = i;
+	}
+	a->started = pthread_create(&a->thread, NULL, index_ahead, a) == 0;
+	if (!a->started)
+		index_ahead(a);
+}
+
+/* Joins the indexing thread and hands its results over: each file's
+ * symbol facts to the table, the index to check_new (which uses it only
+ * if the graph read no file the index has not seen). */
+static void index_ahead_finish(Session *s, IndexAhead *a)
+{
+	phase("symbols-wait"); /* what the graph did not hide */
+	if (a->started)
+		pthread_join(a->thread, NULL);
+	for (int i = 0; i < a->n; i++) {
+		File *f = &s->ft.files[a->ids[i]];
+		f->syms = a->copies[i].syms;
+		f->syms_mapped = a->copies[i].syms_mapped;
+	}
+	s->provides = a->px;
+	s->provides_free = provide_index_free;
+	free(a->copies);
+	free(a->keys);
+	free(a->ids);
+	free(a->primary);
+}
+
 void check_open_session(Session *s, Options *o, const char *tree, char **paths, int npaths,
 			IntVec *files)
 {
@@ -2946,7 +3121,17 @@ void check_open_session(Session *s, Options *o, const char *tree, char **paths, 
 	}
 	vec_free(&tree_files);
 	s->units_only = scoped; /* the graph reads the rest of the closures as it meets them */
-	session_prepare(s, units.v, units.n);
+	if (!scoped && s->graph) {
+		/* the symbol names need only the files' own facts: index them
+		 * on a thread of their own while the graph is built */
+		session_lex(s, units.v, units.n);
+		IndexAhead ahead;
+		index_ahead_start(s, &ahead);
+		session_prepare(s, units.v, units.n);
+		index_ahead_finish(s, &ahead);
+	} else {
+		session_prepare(s, units.v, units.n);
+	}
 	if (scoped) {
 		/* the closures of the files named, and of every header in
 		 * them read in its own context, as the check reads it */

@@ -435,13 +435,12 @@ typedef struct {
 	bool symbols; /* also read symbol facts */
 } LexJob;
 
-/* Reads a file whole into w->buf (NUL-terminated); returns its length or -1. */
-static long read_whole(FileTable *ft, int id, Worker *w)
+/* Reads a file whole into w->buf (NUL-terminated); returns its length or
+ * -1.  key: the file's path key (the string, so that no table is read). */
+static long read_whole_key(FileTable *ft, const char *key, Worker *w)
 {
-	File *f = &ft->files[id];
-	const char *key = intern_str(ft->keys, f->key);
 	int dirfd = key[0] == '/' || ft->root_fd < 0 ? AT_FDCWD : ft->root_fd;
-	char *abs = dirfd == AT_FDCWD ? fs_abspath(ft, f->key) : NULL;
+	char *abs = dirfd == AT_FDCWD && key[0] != '/' ? path_join(ft->root, key) : NULL;
 	int fd = openat(dirfd, abs ? abs : key, O_RDONLY | O_CLOEXEC);
 	free(abs);
 	struct stat st;
@@ -470,13 +469,18 @@ static long read_whole(FileTable *ft, int id, Worker *w)
 	return (long)got;
 }
 
-static void load_symbols(FileTable *ft, int id, Worker *w)
+static long read_whole(FileTable *ft, int id, Worker *w)
 {
-	File *f = &ft->files[id];
-	load_file(ft, id, w);
+	return read_whole_key(ft, intern_str(ft->keys, ft->files[id].key), w);
+}
+
+/* f's symbol facts, f's directive facts being read: from the symbols
+ * cache or by reading the file again.  Reads nothing of the file table
+ * but the root (see fs_symbols_detached). */
+static void symbols_of_file(FileTable *ft, File *f, const char *key, Worker *w)
+{
 	if (f->syms || !f->facts)
 		return;
-	const char *key = intern_str(ft->keys, f->key);
 	FileStat fst = {f->size, f->mtime_ns, f->ctime_ns, f->ino};
 	if (ft->syms_cache && f->stat_ok) {
 		const Symbols *cs = cache_block_by_hash(ft->syms_cache, f->hash);
@@ -488,7 +492,7 @@ static void load_symbols(FileTable *ft, int id, Worker *w)
 			return;
 		}
 	}
-	long n = read_whole(ft, id, w);
+	long n = read_whole_key(ft, key, w);
 	if (n < 0)
 		return;
 	if (!w->decl)
@@ -498,6 +502,12 @@ static void load_symbols(FileTable *ft, int id, Worker *w)
 	 * the file changed in between */
 	if (ft->syms_cache && f->stat_ok && hash_bytes(w->buf, (size_t)n) == f->hash)
 		cache_put_block(ft->syms_cache, key, &fst, f->hash, f->syms);
+}
+
+static void load_symbols(FileTable *ft, int id, Worker *w)
+{
+	load_file(ft, id, w);
+	symbols_of_file(ft, &ft->files[id], intern_str(ft->keys, ft->files[id].key), w);
 }
 
 static void *lex_worker(void *arg)
@@ -527,12 +537,47 @@ void fs_lex_all(FileTable *ft, const int *files, int n, int threads)
 	run_jobs(&job, threads);
 }
 
-void fs_symbols_all(FileTable *ft, const int *files, int n, int threads)
+static void open_syms_cache(FileTable *ft)
 {
 	if (ft->cache && !ft->syms_cache && !decl_has_extra_macros())
 		ft->syms_cache = cache_open_kind(ft->root, CACHE_SYMBOLS);
+}
+
+void fs_symbols_all(FileTable *ft, const int *files, int n, int threads)
+{
+	open_syms_cache(ft);
 	LexJob job = {ft, files, n, 0, true};
 	run_jobs(&job, threads);
+}
+
+typedef struct {
+	FileTable *ft;
+	File *files;
+	const char *const *keys;
+	int n, next;
+} DetachedJob;
+
+static void *detached_worker(void *arg)
+{
+	DetachedJob *job = arg;
+	Worker w = {0};
+	for (;;) {
+		int i = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
+		if (i >= job->n)
+			break;
+		symbols_of_file(job->ft, &job->files[i], job->keys[i], &w);
+	}
+	free(w.buf);
+	lex_scratch_free(&w.scratch);
+	decl_scratch_free(w.decl);
+	return NULL;
+}
+
+void fs_symbols_detached(FileTable *ft, File *files, const char *const *keys, int n, int threads)
+{
+	open_syms_cache(ft);
+	DetachedJob job = {ft, files, keys, n, 0};
+	run_threads(detached_worker, &job, threads < 1 ? 1 : threads);
 }
 
 static void run_jobs(LexJob *job, int threads)

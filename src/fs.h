@@ -106,6 +106,13 @@ bool fs_may_name_code(FileTable *ft, int id);
  * syms NULL. */
 void fs_symbols_all(FileTable *ft, const int *files, int n, int threads);
 
+/* The same for copies of File entries whose directive facts are read
+ * (files[i].syms and .syms_mapped are set; keys[i] is files[i]'s path
+ * key): it reads nothing of the file table's arrays, so another thread
+ * may add files to the table meanwhile (the graph does).  The caller
+ * copies the results back. */
+void fs_symbols_detached(FileTable *ft, File *files, const char *const *keys, int n, int threads);
+
 /* The file's bytes, malloc'd and NUL-terminated, or NULL.  Thread-safe. */
 char *fs_read(FileTable *ft, int file, size_t *len);
 

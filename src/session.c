@@ -399,6 +399,8 @@ void session_close(Session *s)
 	fflush(stdout);
 	if (ferror(stdout))
 		die("error writing output: %s", strerror(errno));
+	if (s->provides)
+		s->provides_free(s->provides);
 	free(s->scope);
 	graph_free(s->graph);
 	pp_free(s->pp);

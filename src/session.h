@@ -67,6 +67,10 @@ typedef struct {
 	bool saving;
 	pthread_t syms_saver; /* the same for the symbols cache */
 	bool syms_saving;
+	/* symbol names indexed while the graph was built (check.c), and how
+	 * to free them when no check takes them */
+	struct ProvideIndex *provides;
+	void (*provides_free)(struct ProvideIndex *);
 } Session;
 
 /* Sets up a session for the tree.  walk: list the whole tree. */
