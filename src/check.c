@@ -832,8 +832,9 @@ typedef struct {
 	IntVec seed_pool;    /* count, then name ids */
 	uint32_t *seen_name; /* by name id: epoch of the last file that used it */
 	int *seen_slot;      /* by name id: its index in the effective uses */
-	uint32_t *seen_need; /* the same by need, for the closure's uses */
-	int *need_slot;
+	/* the same by need, for the closure's uses: epoch and slot side by
+	 * side, one cache miss a use */
+	struct NeedMark { uint32_t epoch; int slot; } *need_mark;
 	uint32_t *rneed;     /* by need: == repoch when the root provides it */
 	uint16_t *rneed_kinds; /* ... with these kinds */
 	uint32_t epoch;
@@ -974,8 +975,7 @@ static void root_free(Root *r)
 	free(r->smemo_key);
 	vec_free(&r->smemo_pool);
 	free(r->seen_slot);
-	free(r->seen_need);
-	free(r->need_slot);
+	free(r->need_mark);
 	free(r->rneed);
 	free(r->rneed_kinds);
 }
@@ -1955,6 +1955,7 @@ typedef struct {
 	unsigned line; /* own use: its first line; else 0 */
 	int from;      /* closure use: the node that needs it; -1 own */
 	int need;      /* closure use: need << 1 | complete; -1 own */
+	unsigned from_avail; /* closure use: avail(from) */
 } EffUse;
 
 /* The root line a use depends on: removing it leaves the use with no
@@ -2145,8 +2146,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	if (!r->seen_name) {
 		r->seen_name = xcalloc((size_t)nnames + 1, sizeof(uint32_t));
 		r->seen_slot = xcalloc((size_t)nnames + 1, sizeof(int));
-		r->seen_need = xcalloc((size_t)ck->nneeds + 1, sizeof(uint32_t));
-		r->need_slot = xcalloc((size_t)ck->nneeds + 1, sizeof(int));
+		r->need_mark = xcalloc((size_t)ck->nneeds + 1, sizeof(*r->need_mark));
 	}
 	r->epoch++;
 	VEC(EffUse) eff = {0};
@@ -2157,13 +2157,12 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	int nown = use_live ? live.n : ck->uses[file].n;
 	for (int k = 0; k < nown; k++) {
 		const UseRef *u = &own[k];
-		EffUse e = {u->id, u->flags, u->line, -1, -1};
+		EffUse e = {u->id, u->flags, u->line, -1, -1, 0};
 		r->seen_name[u->id] = r->epoch;
 		r->seen_slot[u->id] = eff.n;
 		int q = ck->need_of_name[u->id];
 		if (q >= 0) {
-			r->seen_need[q] = r->epoch;
-			r->need_slot[q] = eff.n;
+			r->need_mark[q] = (struct NeedMark){r->epoch, eff.n};
 		}
 		vec_push(&eff, e);
 	}
@@ -2176,7 +2175,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 		int id = name_id(ck->names, sym_name(rsy, pe), pe->name_len, false, false);
 		if (id < 0)
 			continue;
-		EffUse e = {id, UF_PROTO, pe->line, -1, -1};
+		EffUse e = {id, UF_PROTO, pe->line, -1, -1, 0};
 		vec_push(&eff, e);
 	}
 	/* what headers of the closure leave to their includer; per name the
@@ -2185,18 +2184,21 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 		int h = r->g.nodes.v[v];
 		if (!ck->has_unresolved[h])
 			continue;
+		unsigned av = avail(r, v);
 		for (int k = ck->cu_off[h]; k < ck->cu_off[h + 1]; k++) {
 			int x = ck->cu[k];
 			int q = x >> 1;
-			if (r->seen_need[q] == r->epoch) {
-				EffUse *o = &eff.v[r->need_slot[q]];
-				if (o->from >= 0 && avail(r, v) < avail(r, o->from))
+			struct NeedMark *m = &r->need_mark[q];
+			if (m->epoch == r->epoch) {
+				EffUse *o = &eff.v[m->slot];
+				if (o->from >= 0 && av < o->from_avail) {
 					o->from = v;
+					o->from_avail = av;
+				}
 				continue;
 			}
-			EffUse e = {ck->need_name[q], x & 1 ? UF_TAG | UF_COMPLETE : 0, 0, v, x};
-			r->seen_need[q] = r->epoch;
-			r->need_slot[q] = eff.n;
+			EffUse e = {ck->need_name[q], x & 1 ? UF_TAG | UF_COMPLETE : 0, 0, v, x, av};
+			*m = (struct NeedMark){r->epoch, eff.n};
 			vec_push(&eff, e);
 		}
 	}
