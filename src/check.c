@@ -3123,7 +3123,7 @@ void check_open_session(Session *s, Options *o, const char *tree, char **paths, 
 	}
 	vec_free(&tree_files);
 	s->units_only = scoped; /* the graph reads the rest of the closures as it meets them */
-	if (!scoped && s->graph) {
+	if (!scoped && s->graph && o->index_ahead) {
 		/* the symbol names need only the files' own facts: index them
 		 * on a thread of their own while the graph is built */
 		session_lex(s, units.v, units.n);

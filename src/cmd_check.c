@@ -282,6 +282,7 @@ int cmd_check(int argc, char **argv)
 	}
 	Session s;
 	IntVec files = {0};
+	o.index_ahead = true;
 	check_open_session(&s, &o, tree, o.args.v + first_file, o.args.n - first_file, &files);
 	Check *ck = check_new(&s, kinds, strict);
 	/* check reads no more symbol facts: write their cache meanwhile */

@@ -129,6 +129,7 @@ int cmd_fix(int argc, char **argv)
 	StrVec done = {0};
 	int applied = 0, dropped = 0, stale = 0, status = EXIT_OK;
 	bool more = false;
+	o.index_ahead = true; /* check_new reads every file's symbols */
 	for (int round = 0; round < MAX_ROUNDS && !steps_interrupted(); round++) {
 		Session s;
 		IntVec files = {0};

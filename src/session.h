@@ -30,6 +30,9 @@ typedef struct {
 	/* command options */
 	bool make_rules, missing_ok, json;
 	bool no_memo;      /* cost: compute again even if no input changed */
+	bool index_ahead;  /* check_open_session: the run will check the whole
+			    * tree, so index every file's symbols while the
+			    * graph is built */
 	char *sort;
 	char *kinds, *policy; /* check */
 	char *mapping;        /* check: private -> public header mapping file */
