@@ -382,15 +382,7 @@ static void load_file(FileTable *ft, int id, Worker *w)
 		free(w->buf);
 		w->buf = xmalloc(w->cap);
 	}
-	size_t got = 0;
-	while (got < f->size) {
-		ssize_t r = read(fd, w->buf + got, f->size - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
+	size_t got = read_full(fd, w->buf, f->size);
 	close(fd);
 	if (got != f->size) {
 		f->flags |= F_READ_ERROR;
@@ -433,6 +425,10 @@ typedef struct {
 	int n;
 	int next;
 	bool symbols; /* also read symbol facts */
+	/* fs_symbols_detached: copies of the File entries instead of files,
+	 * and their path keys */
+	File *copies;
+	const char *const *keys;
 } LexJob;
 
 /* Reads a file whole into w->buf (NUL-terminated); returns its length or
@@ -455,15 +451,7 @@ static long read_whole_key(FileTable *ft, const char *key, Worker *w)
 		free(w->buf);
 		w->buf = xmalloc(w->cap);
 	}
-	size_t got = 0;
-	while (got < size) {
-		ssize_t r = read(fd, w->buf + got, size - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
+	size_t got = read_full(fd, w->buf, size);
 	close(fd);
 	w->buf[got] = 0;
 	return (long)got;
@@ -510,6 +498,13 @@ static void load_symbols(FileTable *ft, int id, Worker *w)
 	symbols_of_file(ft, &ft->files[id], intern_str(ft->keys, ft->files[id].key), w);
 }
 
+static void worker_free(Worker *w)
+{
+	free(w->buf);
+	lex_scratch_free(&w->scratch);
+	decl_scratch_free(w->decl);
+}
+
 static void *lex_worker(void *arg)
 {
 	LexJob *job = arg;
@@ -518,14 +513,14 @@ static void *lex_worker(void *arg)
 		int i = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
 		if (i >= job->n)
 			break;
-		if (job->symbols)
+		if (job->copies)
+			symbols_of_file(job->ft, &job->copies[i], job->keys[i], &w);
+		else if (job->symbols)
 			load_symbols(job->ft, job->files[i], &w);
 		else
 			load_file(job->ft, job->files[i], &w);
 	}
-	free(w.buf);
-	lex_scratch_free(&w.scratch);
-	decl_scratch_free(w.decl);
+	worker_free(&w);
 	return NULL;
 }
 
@@ -533,7 +528,7 @@ static void run_jobs(LexJob *job, int threads);
 
 void fs_lex_all(FileTable *ft, const int *files, int n, int threads)
 {
-	LexJob job = {ft, files, n, 0, false};
+	LexJob job = {ft, files, n, 0, false, NULL, NULL};
 	run_jobs(&job, threads);
 }
 
@@ -546,38 +541,15 @@ static void open_syms_cache(FileTable *ft)
 void fs_symbols_all(FileTable *ft, const int *files, int n, int threads)
 {
 	open_syms_cache(ft);
-	LexJob job = {ft, files, n, 0, true};
+	LexJob job = {ft, files, n, 0, true, NULL, NULL};
 	run_jobs(&job, threads);
-}
-
-typedef struct {
-	FileTable *ft;
-	File *files;
-	const char *const *keys;
-	int n, next;
-} DetachedJob;
-
-static void *detached_worker(void *arg)
-{
-	DetachedJob *job = arg;
-	Worker w = {0};
-	for (;;) {
-		int i = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
-		if (i >= job->n)
-			break;
-		symbols_of_file(job->ft, &job->files[i], job->keys[i], &w);
-	}
-	free(w.buf);
-	lex_scratch_free(&w.scratch);
-	decl_scratch_free(w.decl);
-	return NULL;
 }
 
 void fs_symbols_detached(FileTable *ft, File *files, const char *const *keys, int n, int threads)
 {
 	open_syms_cache(ft);
-	DetachedJob job = {ft, files, keys, n, 0};
-	run_threads(detached_worker, &job, threads < 1 ? 1 : threads);
+	LexJob job = {ft, NULL, n, 0, true, files, keys};
+	run_jobs(&job, threads);
 }
 
 static void run_jobs(LexJob *job, int threads)

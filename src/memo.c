@@ -155,27 +155,29 @@ typedef struct {
 	bool ok;
 } Reader;
 
+/* The next n bytes into out (zeros past the end, which makes r bad). */
+static void take(Reader *r, void *out, size_t n)
+{
+	if ((size_t)(r->end - r->p) < n) {
+		r->ok = false;
+		memset(out, 0, n);
+		return;
+	}
+	memcpy(out, r->p, n);
+	r->p += n;
+}
+
 static uint32_t get_u32(Reader *r)
 {
-	uint32_t v = 0;
-	if (r->end - r->p < 4) {
-		r->ok = false;
-		return 0;
-	}
-	memcpy(&v, r->p, 4);
-	r->p += 4;
+	uint32_t v;
+	take(r, &v, sizeof v);
 	return v;
 }
 
 static uint64_t get_u64(Reader *r)
 {
-	uint64_t v = 0;
-	if (r->end - r->p < 8) {
-		r->ok = false;
-		return 0;
-	}
-	memcpy(&v, r->p, 8);
-	r->p += 8;
+	uint64_t v;
+	take(r, &v, sizeof v);
 	return v;
 }
 
@@ -209,15 +211,7 @@ static char *read_file(const char *path, size_t *len)
 		return NULL;
 	}
 	char *buf = xmalloc((size_t)size);
-	size_t got = 0;
-	while (got < (size_t)size) {
-		ssize_t r = read(fd, buf + got, (size_t)size - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
+	size_t got = read_full(fd, buf, (size_t)size);
 	close(fd);
 	if (got != (size_t)size) {
 		free(buf);

@@ -360,17 +360,13 @@ static bool syms_keep_unused(const Session *s)
 	return !s->walked || s->scope;
 }
 
+static void save_late(CacheSaver *sv, Cache *c, bool keep_unused);
+
 void session_close(Session *s)
 {
 	phase("save-cache");
-	if (s->saving)
-		pthread_join(s->saver, NULL);
-	else if (s->ft.cache)
-		cache_save(s->ft.cache, facts_keep_unused(s));
-	if (s->syms_saving)
-		pthread_join(s->syms_saver, NULL);
-	else if (s->ft.syms_cache)
-		cache_save(s->ft.syms_cache, syms_keep_unused(s));
+	save_late(&s->facts_saver, s->ft.cache, facts_keep_unused(s));
+	save_late(&s->syms_saver, s->ft.syms_cache, syms_keep_unused(s));
 	if (s->opt->stats) {
 		phase_report();
 		double t = now_seconds() - s->t_start;
@@ -412,34 +408,41 @@ void session_close(Session *s)
 	config_release_compiler_info();
 }
 
-static void *save_cache(void *arg)
+static void *run_save(void *arg)
 {
-	Session *s = arg;
-	cache_save(s->ft.cache, facts_keep_unused(s));
+	CacheSaver *sv = arg;
+	cache_save(sv->cache, sv->keep_unused);
 	return NULL;
+}
+
+static void save_early(CacheSaver *sv, Cache *c, bool keep_unused)
+{
+	if (!c || sv->running || sv->done)
+		return;
+	*sv = (CacheSaver){.cache = c, .keep_unused = keep_unused};
+	sv->running = pthread_create(&sv->thread, NULL, run_save, sv) == 0;
+	if (!sv->running)
+		run_save(sv);
+	sv->done = true;
+}
+
+/* At the end: waits for an early save, or saves now. */
+static void save_late(CacheSaver *sv, Cache *c, bool keep_unused)
+{
+	if (sv->running)
+		pthread_join(sv->thread, NULL);
+	else if (c && !sv->done)
+		cache_save(c, keep_unused);
 }
 
 void session_save_cache_early(Session *s)
 {
-	if (!s->ft.cache || s->saving)
-		return;
-	s->saving = pthread_create(&s->saver, NULL, save_cache, s) == 0;
-	if (!s->saving)
-		cache_save(s->ft.cache, facts_keep_unused(s));
-}
-
-static void *save_syms(void *arg)
-{
-	Session *s = arg;
-	cache_save(s->ft.syms_cache, syms_keep_unused(s));
-	return NULL;
+	save_early(&s->facts_saver, s->ft.cache, facts_keep_unused(s));
 }
 
 void session_save_syms_early(Session *s)
 {
-	if (!s->ft.syms_cache || s->syms_saving)
-		return;
-	s->syms_saving = pthread_create(&s->syms_saver, NULL, save_syms, s) == 0;
+	save_early(&s->syms_saver, s->ft.syms_cache, syms_keep_unused(s));
 }
 
 int session_status(void)

@@ -45,6 +45,14 @@ typedef struct {
 void options_parse(Options *o, int argc, char **argv, const char *cmd, const char *extra);
 void options_free(Options *o);
 
+/* A cache written on a thread of its own (session_save_*_early). */
+typedef struct {
+	Cache *cache;
+	bool keep_unused;
+	pthread_t thread;
+	bool running, done;
+} CacheSaver;
+
 typedef struct {
 	Options *opt;
 	FileTable ft;
@@ -66,10 +74,8 @@ typedef struct {
 	double t_start;
 	bool lexed;        /* session_lex has run */
 	uint64_t memo_key; /* inputs of a kept result (memo.c); 0: none */
-	pthread_t saver;  /* writes the cache while the analyses run */
-	bool saving;
-	pthread_t syms_saver; /* the same for the symbols cache */
-	bool syms_saving;
+	/* write the facts and symbols caches while the analyses run */
+	CacheSaver facts_saver, syms_saver;
 	/* symbol names indexed while the graph was built (check.c), and how
 	 * to free them when no check takes them */
 	struct ProvideIndex *provides;

@@ -413,6 +413,20 @@ long peak_rss_kib(void)
 	return ru.ru_maxrss;
 }
 
+size_t read_full(int fd, void *buf, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t r = read(fd, (char *)buf + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	return got;
+}
+
 uint64_t hash_bytes(const void *p, size_t n)
 {
 	return XXH3_64bits(p, n);

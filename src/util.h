@@ -119,6 +119,9 @@ void phase(const char *name);
 void phase_report(void);
 long peak_rss_kib(void);
 uint64_t hash_bytes(const void *p, size_t n);                 /* xxh3 64 */
+/* Reads up to n bytes from fd into buf, going on after EINTR and short
+ * reads; returns how many it got (fewer at end of file or on error). */
+size_t read_full(int fd, void *buf, size_t n);
 int cpu_count(void);
 /* Runs fn(arg) on `threads` threads at once (at most 64, the caller's
  * one of them) and waits for all; fewer when threads cannot be made. */

@@ -307,6 +307,23 @@ uniq_keep_order () {
 	awk '!seen[$0]++'
 }
 
+# guarded_header NAME LINES [LINE...]: a guarded header of exactly LINES
+# lines, the given lines (e.g. #include lines) after the guard, filler after
+# them; the guard macro is NAME's base name in capitals (a.h: A_H).
+guarded_header () {
+	_gh_name=$1 _gh_lines=$2
+	shift 2
+	_gh_guard=$(basename "$_gh_name" | tr a-z. A-Z_)
+	{
+		echo "#ifndef $_gh_guard"
+		echo "#define $_gh_guard"
+		for _gh_line; do echo "$_gh_line"; done
+		_gh_n=$((3 + $#))
+		while test $_gh_n -lt "$_gh_lines"; do echo "/* filler */"; _gh_n=$((_gh_n + 1)); done
+		echo "#endif"
+	} >"$_gh_name"
+}
+
 # ---- git copies of the example tree (verify, fix, series, measure, dead,
 # split work on git trees) ----
 

@@ -10,17 +10,7 @@
 
 # header NAME LINES [INCLUDE...]: a guarded header of exactly LINES lines
 header () {
-	name=$1 lines=$2
-	shift 2
-	guard=$(basename "$name" | tr a-z. A-Z_)
-	{
-		echo "#ifndef $guard"
-		echo "#define $guard"
-		for inc; do echo "$inc"; done
-		n=$((3 + $#))
-		while test $n -lt "$lines"; do echo "/* filler */"; n=$((n + 1)); done
-		echo "#endif"
-	} >"$name"
+	guarded_header "$@"
 }
 
 #   main.c -> a.h -> c.h, <x.h> (found in inc2/, searched after inc1/)
