@@ -194,7 +194,10 @@ int fs_probe(FileTable *ft, int key)
 	if (k[0] != '/') {
 		const char *slash = strrchr(k, '/');
 		int dk = slash ? intern_find(ft->keys, k, (size_t)(slash - k)) : intern_find(ft->keys, ".", 1);
-		if (dk >= 0 && dk < cap_walked && walked[dk]) {
+		/* in a listed directory, or in one that does not exist: the
+		 * walk enters every directory but the ones it skipped */
+		if ((dk >= 0 && dk < cap_walked && walked[dk]) ||
+		    (ft->walked && !under_walk_skipped(ft, k))) {
 			*key_slot(ft, key) = -2;
 			return -1;
 		}

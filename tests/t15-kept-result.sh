@@ -87,6 +87,19 @@ test_expect_success 'a header appearing outside the tree: computed again' '
 	grep -q "\"path\": \"$PWD/outside/x.h\", \"lines\": 4" out
 '
 
+test_expect_success 'a symlinked directory that appears (the walk does not enter it): computed again' '
+	mktree
+	mkdir tree/real && header tree/real/x.h 9
+	printf "#if __has_include(\"lnk/x.h\")\n#include \"lnk/x.h\"\n#endif\n" >>tree/other.c
+	cost --json $FLAGS tree && test $state = computed
+	! grep -q "lnk/x.h" out
+	cost --json $FLAGS tree && test $state = reused
+	ln -s real tree/lnk
+	cost --json $FLAGS tree && test $state = computed
+	grep -q "\"path\": \"lnk/x.h\", \"lines\": 9" out
+	cost --json $FLAGS tree && test $state = reused
+'
+
 test_expect_success 'another configuration, another removed file: computed again' '
 	mktree
 	cost --json $FLAGS tree && test $state = computed
