@@ -672,6 +672,11 @@ void cache_save(Cache *c, bool keep_unused)
 	write_all(c, keep_unused);
 }
 
+bool cache_is_empty(const Cache *c)
+{
+	return !c || c->disabled || !c->nloaded;
+}
+
 void cache_drop_resident(Cache *c)
 {
 	/* MAP_PRIVATE and never written: the pages come back from the page

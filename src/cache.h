@@ -43,6 +43,8 @@ const Facts *cache_by_stat(const Cache *c, const char *key, const FileStat *st, 
  * nor verified); false when there is none.  Unknown flags read as all set. */
 enum { CACHE_NAMES_CODE = 1 };
 bool cache_flags_by_stat(const Cache *c, const char *key, const FileStat *st, uint32_t *flags);
+/* No entry was loaded: nothing can be found by stat or by hash. */
+bool cache_is_empty(const Cache *c);
 /* Facts of a file with this content hash, if any file had it. */
 const Facts *cache_by_hash(const Cache *c, uint64_t hash);
 

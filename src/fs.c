@@ -347,16 +347,17 @@ static void load_file(FileTable *ft, int id, Worker *w)
 	if (f->facts || (f->flags & F_READ_ERROR))
 		return;
 	const char *key = intern_str(ft->keys, f->key);
-	/* a cache hit needs one stat, not open + fstat + close */
+	/* a cache hit needs one stat, not open + fstat + close; with no
+	 * entry to hit (a first run, --no-cache) the file is opened at once */
 	int dirfd;
 	char *abs;
-	if (!stat_file(ft, f, &dirfd, &abs))
-		return;
-	const char *path = abs ? abs : key;
 	struct stat st;
 	int fd = -1;
-	FileStat fst = {f->size, f->mtime_ns, f->ctime_ns, f->ino};
-	if (ft->cache) {
+	FileStat fst;
+	if (!cache_is_empty(ft->cache)) {
+		if (!stat_file(ft, f, &dirfd, &abs))
+			return;
+		fst = (FileStat){f->size, f->mtime_ns, f->ctime_ns, f->ino};
 		const Facts *cf = cache_by_stat(ft->cache, key, &fst, &f->hash);
 		if (cf) {
 			free(abs);
@@ -365,15 +366,20 @@ static void load_file(FileTable *ft, int id, Worker *w)
 			cache_put(ft->cache, key, &fst, f->hash, cf);
 			return;
 		}
+	} else {
+		dirfd = key[0] == '/' || ft->root_fd < 0 ? AT_FDCWD : ft->root_fd;
+		abs = dirfd == AT_FDCWD ? fs_abspath(ft, f->key) : NULL;
 	}
-	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO named like a source file must not hang the open */
+	fd = openat(dirfd, abs ? abs : key, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	free(abs);
-	if (fd < 0 || fstat(fd, &st) < 0) {
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		if (fd >= 0)
 			close(fd);
 		f->flags |= F_READ_ERROR;
 		return;
 	}
+	f->stat_ok = true;
 	/* what is read is what the open file says, should it have changed */
 	f->size = (uint64_t)st.st_size;
 	f->mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec;
