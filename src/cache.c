@@ -84,6 +84,14 @@ struct Cache {
 	EntryVec added;
 	int kept;
 	bool disabled;
+	/* A run may save while it still reads files (cache_save says how):
+	 * the first save works on a copy of what was there, a later one puts
+	 * what came since into the journal. */
+	bool saved;
+	int saved_added;    /* added[0 .. saved_added) are saved */
+	uint8_t *in_file;   /* by loaded entry: in the cache file after the
+			     * first save (kept, or every one but the
+			     * superseded when it was not rewritten) */
 };
 
 #define MAGIC "HDRSLIMD"
@@ -437,14 +445,15 @@ void cache_put_block(Cache *c, const char *key, const FileStat *st, uint64_t has
 		for (uint32_t h = (uint32_t)key_hash(key, n) & c->mask; c->by_key[h]; h = (h + 1) & c->mask) {
 			Entry *e = &c->loaded[c->by_key[h] - 1];
 			if (e->key_len == n && memcmp(e->key, key, n) == 0) {
+				pthread_mutex_lock(&c->lock);
 				if (same_stat(&e->st, st) && e->hash == hash) {
-					pthread_mutex_lock(&c->lock);
 					if (!e->kept)
 						e->kept = true, c->kept++;
 					pthread_mutex_unlock(&c->lock);
 					return;
 				}
 				e->superseded = true;
+				pthread_mutex_unlock(&c->lock);
 				break;
 			}
 		}
@@ -557,7 +566,7 @@ static void remove_old_versions(const Cache *c)
 
 /* Streams the entries to a temporary file, then writes the header,
  * renames the file into place and removes the journal. */
-static void write_all(Cache *c, bool keep_unused)
+static void write_all(Cache *c, const uint8_t *write_loaded, const Entry *added, int nadded)
 {
 	cache_make_dir();
 	char *tmp = xasprintf("%s.tmp.%d", c->path, (int)getpid());
@@ -574,10 +583,10 @@ static void write_all(Cache *c, bool keep_unused)
 	put(w, header, sizeof(header));
 	uint32_t count = 0;
 	for (int i = 0; i < c->nloaded; i++)
-		if (!c->loaded[i].superseded && (c->loaded[i].kept || keep_unused))
+		if (write_loaded[i])
 			write_entry(c, w, &c->loaded[i]), count++;
-	for (int i = 0; i < c->added.n; i++)
-		write_entry(c, w, &c->added.v[i]), count++;
+	for (int i = 0; i < nadded; i++)
+		write_entry(c, w, &added[i]), count++;
 	flush(w);
 	off_t end = w->ok ? lseek(w->fd, 0, SEEK_CUR) : -1;
 	uint64_t file_len = end < 0 ? 0 : (uint64_t)end;
@@ -610,19 +619,19 @@ static size_t entry_bytes(const Entry *e)
 	return sizeof(EntryHead) + (((size_t)e->key_len + 1 + 7) & ~(size_t)7) + block_size(e->block);
 }
 
-/* Appends the added entries to the journal as one segment; false when it
+/* Appends the entries to the journal as one segment; false when it
  * could not (then the caller writes the whole file). */
-static bool append_journal(Cache *c)
+static bool append_journal(Cache *c, const Entry *added, int nadded)
 {
 	size_t plen = 0;
-	for (int i = 0; i < c->added.n; i++)
-		plen += entry_bytes(&c->added.v[i]);
+	for (int i = 0; i < nadded; i++)
+		plen += entry_bytes(&added[i]);
 	char *buf = malloc(32 + plen);
 	if (!buf)
 		return false;
 	size_t at = 32;
-	for (int i = 0; i < c->added.n; i++) {
-		const Entry *e = &c->added.v[i];
+	for (int i = 0; i < nadded; i++) {
+		const Entry *e = &added[i];
 		EntryHead h = entry_head(c, e);
 		size_t kpad = ((size_t)e->key_len + 1 + 7) & ~(size_t)7;
 		memcpy(buf + at, &h, sizeof(h));
@@ -633,7 +642,7 @@ static bool append_journal(Cache *c)
 		memcpy(buf + at, e->block, block_size(e->block));
 		at += block_size(e->block);
 	}
-	uint32_t version = c->version, count = (uint32_t)c->added.n;
+	uint32_t version = c->version, count = (uint32_t)nadded;
 	uint64_t len64 = plen, phash = hash_bytes(buf + 32, plen);
 	memcpy(buf, JMAGIC, 8);
 	memcpy(buf + 8, &version, 4);
@@ -652,24 +661,75 @@ static bool append_journal(Cache *c)
 	return ok;
 }
 
+/* A second save in one run: the entries added since the first, and the
+ * loaded ones found unchanged since but not in the file it wrote, go to
+ * the journal. */
+static void save_late_entries(Cache *c)
+{
+	EntryVec late = {0};
+	pthread_mutex_lock(&c->lock);
+	for (int i = c->saved_added; i < c->added.n; i++)
+		vec_push(&late, c->added.v[i]);
+	c->saved_added = c->added.n;
+	for (int i = 0; i < c->nloaded; i++)
+		if (c->loaded[i].kept && !c->loaded[i].superseded && !c->in_file[i]) {
+			vec_push(&late, c->loaded[i]);
+			c->in_file[i] = 1;
+		}
+	pthread_mutex_unlock(&c->lock);
+	if (late.n)
+		append_journal(c, late.v, late.n);
+	vec_free(&late);
+}
+
 void cache_save(Cache *c, bool keep_unused)
 {
-	if (c->disabled || (!c->added.n && (c->kept == c->nloaded || keep_unused)))
+	if (c->disabled)
 		return;
+	if (c->saved) {
+		save_late_entries(c);
+		return;
+	}
+	/* what is there now; files read from here on are for a later save */
+	pthread_mutex_lock(&c->lock);
+	int nadded = c->added.n;
+	Entry *added = xmalloc(((size_t)nadded + 1) * sizeof(Entry));
+	if (nadded)
+		memcpy(added, c->added.v, (size_t)nadded * sizeof(Entry));
+	uint8_t *keep = xmalloc((size_t)c->nloaded + 1);
+	int stale = 0;
+	for (int i = 0; i < c->nloaded; i++) {
+		keep[i] = !c->loaded[i].superseded && (c->loaded[i].kept || keep_unused);
+		stale += !keep[i];
+	}
+	c->saved = true;
+	c->saved_added = nadded;
+	c->in_file = xmalloc((size_t)c->nloaded + 1);
+	pthread_mutex_unlock(&c->lock);
+
 	/* a few changes go to the journal; a rewrite when it has grown, or
 	 * when many entries are stale (superseded, or of files gone) */
 	size_t added_bytes = 0;
-	for (int i = 0; i < c->added.n; i++)
-		added_bytes += entry_bytes(&c->added.v[i]);
-	int stale = 0;
+	for (int i = 0; i < nadded; i++)
+		added_bytes += entry_bytes(&added[i]);
+	bool rewrite = false;
+	if (!nadded && !stale)
+		; /* nothing changed */
+	else if (c->data && nadded && c->jdata_len + added_bytes < c->data_len / 4 &&
+		 stale + nadded < c->nloaded / 8 && append_journal(c, added, nadded))
+		;
+	else if (c->data && !nadded && stale < c->nloaded / 8)
+		; /* only a few stale entries: not worth a rewrite */
+	else
+		rewrite = true;
+	/* the loaded entries the file holds now: after a rewrite the ones it
+	 * wrote, else all of them (the journal supersedes the changed ones) */
 	for (int i = 0; i < c->nloaded; i++)
-		stale += c->loaded[i].superseded || (!keep_unused && !c->loaded[i].kept);
-	if (c->data && c->added.n && c->jdata_len + added_bytes < c->data_len / 4 &&
-	    stale + c->added.n < c->nloaded / 8 && append_journal(c))
-		return;
-	if (c->data && !c->added.n && stale < c->nloaded / 8)
-		return; /* only a few stale entries: not worth a rewrite */
-	write_all(c, keep_unused);
+		c->in_file[i] = rewrite ? keep[i] : 1;
+	if (rewrite)
+		write_all(c, keep, added, nadded);
+	free(keep);
+	free(added);
 }
 
 bool cache_is_empty(const Cache *c)
@@ -694,6 +754,7 @@ void cache_free(Cache *c)
 	for (int i = 0; i < c->added.n; i++)
 		free((char *)c->added.v[i].key);
 	vec_free(&c->added);
+	free(c->in_file);
 	free(c->loaded);
 	free(c->by_key);
 	free(c->by_hash);

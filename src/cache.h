@@ -57,7 +57,9 @@ void cache_put_block(Cache *c, const char *key, const FileStat *st, uint64_t has
 /* Writes the cache if anything changed.  keep_unused: also keep the
  * entries this run did not look at (it saw only part of the tree); else
  * they are dropped (the run listed the whole tree, so they are gone).
- * Errors are warnings. */
+ * It may run on a thread of its own while other threads still put
+ * entries: it writes what was there when it started, and a second call
+ * appends what came since to the journal.  Errors are warnings. */
 void cache_save(Cache *c, bool keep_unused);
 /* Gives the mapped file's resident pages back to the kernel; they are
  * mapped again from the page cache when touched.  For a run that has read

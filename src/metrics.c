@@ -327,14 +327,17 @@ static void job_grow(Job *job, int need)
 void metrics_compute(Session *s, const Unit *units, int nunits, CostTable *out)
 {
 	memset(out, 0, sizeof(*out));
+	session_lex(s, units, nunits);
+	/* union mode: the cache is written while the graph is built, on the
+	 * core the graph leaves idle (the few files the graph reads besides
+	 * go to the journal at the end) */
+	if (s->graph)
+		session_save_cache_early(s);
 	session_prepare(s, units, nunits);
 	uint64_t *direct = NULL;
 	phase("includers");
 	if (s->graph)
 		direct = direct_includers_union(s);
-	/* union mode has lexed everything it will ever need by now */
-	if (s->graph)
-		session_save_cache_early(s);
 	phase("tu-walks");
 	int nfiles = s->ft.nfiles;
 	int threads = s->graph ? s->opt->jobs : 1;

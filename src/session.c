@@ -426,12 +426,13 @@ static void save_early(CacheSaver *sv, Cache *c, bool keep_unused)
 	sv->done = true;
 }
 
-/* At the end: waits for an early save, or saves now. */
+/* At the end: waits for an early save, then saves what it did not see
+ * (files read after it started go to the journal), or saves now. */
 static void save_late(CacheSaver *sv, Cache *c, bool keep_unused)
 {
 	if (sv->running)
 		pthread_join(sv->thread, NULL);
-	else if (c && !sv->done)
+	if (c)
 		cache_save(c, keep_unused);
 }
 

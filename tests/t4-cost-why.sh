@@ -146,6 +146,20 @@ test_expect_success 'cache: the second run reads no file, a change is seen' '
 	test_cmp three.json four.json
 '
 
+test_expect_success 'cache: a file only the graph reads (an included .inc) is cached too' '
+	mktree
+	export XDG_CACHE_HOME="$PWD/cache-inc"
+	printf "#include \"table.inc\"\n" >>tree/a.h
+	printf "int table;\n" >tree/table.inc
+	hdrslim cost --stats --json -nostdinc tree >one.json 2>err1
+	grep -q " 7 lexed, 0 from cache" err1
+	test -s cache-inc/hdrslim/*.facts.log
+	hdrslim cost --stats --no-memo --json -nostdinc tree >two.json 2>err2
+	grep -q " 0 lexed, 7 from cache" err2
+	test_cmp one.json two.json
+	grep -q "\"path\": \"table.inc\"" two.json
+'
+
 test_expect_success 'cache: same size, mtime put back (touch -r): the change is still seen' '
 	mktree
 	export XDG_CACHE_HOME="$PWD/cache"
