@@ -228,6 +228,7 @@ void session_open(Session *s, Options *o, const char *tree, bool walk)
 	}
 	if (compdb)
 		config_load_compdb(&s->cfg, compdb, &o->flags);
+	s->compdb = compdb != NULL;
 	if (kernel) {
 		s->kernel = kernel_new(&s->cfg, root, o->kernel_arch, build, &o->flags);
 		s->default_ctx = 0;
@@ -246,8 +247,76 @@ void session_open(Session *s, Options *o, const char *tree, bool walk)
 	free(root);
 }
 
+static void build_unit_maps(Session *s)
+{
+	FileTable *ft = &s->ft;
+	s->nunit_ctx = ft->nfiles;
+	s->unit_ctx = xmalloc(((size_t)s->nunit_ctx + 1) * sizeof(int));
+	for (int i = 0; i < s->nunit_ctx; i++)
+		s->unit_ctx[i] = -1;
+	s->ndir_ctx = intern_count(ft->keys);
+	s->dir_ctx = xmalloc(((size_t)s->ndir_ctx + 1) * sizeof(int));
+	for (int i = 0; i < s->ndir_ctx; i++)
+		s->dir_ctx[i] = -1;
+	for (int u = 0; u < s->cfg.units.n; u++) {
+		const Unit *un = &s->cfg.units.v[u];
+		if (un->file < s->nunit_ctx && s->unit_ctx[un->file] < 0)
+			s->unit_ctx[un->file] = un->ctx;
+		char *dir = path_dirname(fs_keystr(ft, ft->files[un->file].key));
+		int dk = intern_find(ft->keys, dir, strlen(dir));
+		if (dk >= 0 && dk < s->ndir_ctx && s->dir_ctx[dk] < 0)
+			s->dir_ctx[dk] = un->ctx;
+		free(dir);
+	}
+}
+
+/* A file no entry names: the context of an entry in its directory, else
+ * in the nearest directory above it, else the first entry's.  A header
+ * is read with the flags of the code around it (the -I dirs its own
+ * #includes need), not with none. */
+static int nearest_unit_ctx(Session *s, int file)
+{
+	FileTable *ft = &s->ft;
+	char *dir = path_dirname(fs_keystr(ft, ft->files[file].key));
+	int ctx = -1;
+	for (;;) {
+		int dk = intern_find(ft->keys, dir, strlen(dir));
+		if (dk >= 0 && dk < s->ndir_ctx && s->dir_ctx[dk] >= 0) {
+			ctx = s->dir_ctx[dk];
+			break;
+		}
+		char *slash = strrchr(dir, '/');
+		if (!slash || !strcmp(dir, "."))
+			break;
+		if (slash == dir) { /* "/x": then "/" */
+			if (!dir[1])
+				break;
+			dir[1] = 0;
+		} else {
+			*slash = 0;
+		}
+	}
+	if (ctx < 0 && strcmp(dir, ".")) { /* a top-level file: the root's entries */
+		int dk = intern_find(ft->keys, ".", 1);
+		if (dk >= 0 && dk < s->ndir_ctx)
+			ctx = s->dir_ctx[dk];
+	}
+	free(dir);
+	return ctx >= 0 ? ctx : s->cfg.units.v[0].ctx;
+}
+
 int session_ctx_for_file(Session *s, int file)
 {
+	if (s->compdb && s->cfg.units.n) {
+		if (!s->unit_ctx)
+			build_unit_maps(s);
+		if (file < s->nunit_ctx && s->unit_ctx[file] >= 0)
+			return s->unit_ctx[file];
+		for (int i = 0; file >= s->nunit_ctx && i < s->cfg.units.n; i++)
+			if (s->cfg.units.v[i].file == file)
+				return s->cfg.units.v[i].ctx;
+		return nearest_unit_ctx(s, file);
+	}
 	for (int i = 0; i < s->cfg.units.n; i++)
 		if (s->cfg.units.v[i].file == file)
 			return s->cfg.units.v[i].ctx;
@@ -398,6 +467,8 @@ void session_close(Session *s)
 	if (s->provides)
 		s->provides_free(s->provides);
 	free(s->scope);
+	free(s->unit_ctx);
+	free(s->dir_ctx);
 	graph_free(s->graph);
 	pp_free(s->pp);
 	incpath_free(s->ip);

@@ -63,6 +63,12 @@ typedef struct {
 	Graph *graph;  /* union mode */
 	Pp *pp;        /* exact mode */
 	int default_ctx;
+	/* compile_commands.json: by file id the context of its entry, and by
+	 * directory key that of the first entry in that directory (-1 none);
+	 * built on first use (session_ctx_for_file) */
+	bool compdb;
+	int *unit_ctx, nunit_ctx;
+	int *dir_ctx, ndir_ctx;
 	bool walked;
 	bool units_only; /* session_prepare reads only the units' files, not
 			  * every file walked (the graph reads the rest of

@@ -52,6 +52,25 @@ test_expect_success 'deps: each TU with its own entry flags, equal to gcc -M' '
 	test_cmp want.c got.c
 '
 
+test_expect_success 'a header no entry names is read with the flags of the entries nearest it' '
+	mktree
+	mkdir -p proj/lib
+	printf "#include <dep.h>\n#include <cfg.h>\n" >proj/lib/lib.h
+	echo "/* dep */" >proj/inc/dep.h
+	printf "#include <cfg.h>\n" >proj/src/helper.h
+	# lib/ has no entry, nor has the root: the first entry (a.c, -I../inc)
+	(cd proj && hdrslim deps lib/lib.h) | sed "\#^/usr#d" | sort >got.lib
+	gcc_deps proj/build -I../inc -DWITH_B ../lib/lib.h | sed "s#^\.\./##" >want.lib
+	test_cmp want.lib got.lib
+	# src/ has entries: the first one in it (a.c again)
+	(cd proj && hdrslim deps src/helper.h) | sed "\#^/usr#d" | sort >got.helper
+	gcc_deps proj/build -I../inc -DWITH_B ../src/helper.h | sed "s#^\.\./##" >want.helper
+	test_cmp want.helper got.helper
+	# check reads every header so, and so finds what they include
+	hdrslim check proj >out 2>err || test $? = 1
+	! grep "No such file" err
+'
+
 test_expect_success 'cost: the compile_commands.json entries are the TUs (exact mode)' '
 	mktree
 	echo "int stray;" >proj/src/not_in_db.c
