@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
+#include <dirent.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
 #include <sys/stat.h>
@@ -125,14 +126,24 @@ void cache_make_dir(void)
 	}
 }
 
-char *cache_result_path(const char *root_abs, const char *name)
+/* Every cache file of a tree is named by the hash of its root, then a
+ * suffix: "-v8.facts", ".cost" ... */
+static char *tree_file(const char *root_abs, const char *suffix)
 {
 	char *dir = cache_dir();
 	if (!dir)
 		return NULL;
-	char *p = xasprintf("%s/%016llx.%s", dir, (unsigned long long)hash_bytes(root_abs, strlen(root_abs)),
-			    name);
+	char *p = xasprintf("%s/%016llx%s", dir, (unsigned long long)hash_bytes(root_abs, strlen(root_abs)),
+			    suffix);
 	free(dir);
+	return p;
+}
+
+char *cache_result_path(const char *root_abs, const char *name)
+{
+	char *suffix = xasprintf(".%s", name);
+	char *p = tree_file(root_abs, suffix);
+	free(suffix);
 	return p;
 }
 
@@ -143,13 +154,9 @@ static uint32_t kind_version(CacheKind kind)
 
 static char *cache_file_for(const char *root_abs, CacheKind kind)
 {
-	char *dir = cache_dir();
-	if (!dir)
-		return NULL;
-	char *p = xasprintf("%s/%016llx-v%u.%s", dir,
-			    (unsigned long long)hash_bytes(root_abs, strlen(root_abs)), kind_version(kind),
-			    kind == CACHE_SYMBOLS ? "syms" : "facts");
-	free(dir);
+	char *suffix = xasprintf("-v%u.%s", kind_version(kind), kind == CACHE_SYMBOLS ? "syms" : "facts");
+	char *p = tree_file(root_abs, suffix);
+	free(suffix);
 	return p;
 }
 
@@ -682,54 +689,75 @@ static void save_late_entries(Cache *c)
 	vec_free(&late);
 }
 
-void cache_save(Cache *c, bool keep_unused)
+struct CacheSave {
+	Cache *c;
+	Entry *added;   /* the added entries, copied */
+	int nadded;
+	uint8_t *keep;  /* by loaded entry: to be kept */
+	int stale;
+};
+
+CacheSave *cache_save_begin(Cache *c, bool keep_unused)
 {
-	if (c->disabled)
-		return;
+	if (!c || c->disabled)
+		return NULL;
 	if (c->saved) {
 		save_late_entries(c);
-		return;
+		return NULL;
 	}
-	/* what is there now; files read from here on are for a later save */
+	CacheSave *sv = xcalloc(1, sizeof(*sv));
+	sv->c = c;
 	pthread_mutex_lock(&c->lock);
-	int nadded = c->added.n;
-	Entry *added = xmalloc(((size_t)nadded + 1) * sizeof(Entry));
-	if (nadded)
-		memcpy(added, c->added.v, (size_t)nadded * sizeof(Entry));
-	uint8_t *keep = xmalloc((size_t)c->nloaded + 1);
-	int stale = 0;
+	sv->nadded = c->added.n;
+	sv->added = xmalloc(((size_t)sv->nadded + 1) * sizeof(Entry));
+	if (sv->nadded)
+		memcpy(sv->added, c->added.v, (size_t)sv->nadded * sizeof(Entry));
+	sv->keep = xmalloc((size_t)c->nloaded + 1);
 	for (int i = 0; i < c->nloaded; i++) {
-		keep[i] = !c->loaded[i].superseded && (c->loaded[i].kept || keep_unused);
-		stale += !keep[i];
+		sv->keep[i] = !c->loaded[i].superseded && (c->loaded[i].kept || keep_unused);
+		sv->stale += !sv->keep[i];
 	}
 	c->saved = true;
-	c->saved_added = nadded;
+	c->saved_added = sv->nadded;
 	c->in_file = xmalloc((size_t)c->nloaded + 1);
 	pthread_mutex_unlock(&c->lock);
+	return sv;
+}
 
+void cache_save_finish(CacheSave *sv)
+{
+	if (!sv)
+		return;
+	Cache *c = sv->c;
 	/* a few changes go to the journal; a rewrite when it has grown, or
 	 * when many entries are stale (superseded, or of files gone) */
 	size_t added_bytes = 0;
-	for (int i = 0; i < nadded; i++)
-		added_bytes += entry_bytes(&added[i]);
+	for (int i = 0; i < sv->nadded; i++)
+		added_bytes += entry_bytes(&sv->added[i]);
 	bool rewrite = false;
-	if (!nadded && !stale)
+	if (!sv->nadded && !sv->stale)
 		; /* nothing changed */
-	else if (c->data && nadded && c->jdata_len + added_bytes < c->data_len / 4 &&
-		 stale + nadded < c->nloaded / 8 && append_journal(c, added, nadded))
+	else if (c->data && sv->nadded && c->jdata_len + added_bytes < c->data_len / 4 &&
+		 sv->stale + sv->nadded < c->nloaded / 8 && append_journal(c, sv->added, sv->nadded))
 		;
-	else if (c->data && !nadded && stale < c->nloaded / 8)
+	else if (c->data && !sv->nadded && sv->stale < c->nloaded / 8)
 		; /* only a few stale entries: not worth a rewrite */
 	else
 		rewrite = true;
 	/* the loaded entries the file holds now: after a rewrite the ones it
 	 * wrote, else all of them (the journal supersedes the changed ones) */
 	for (int i = 0; i < c->nloaded; i++)
-		c->in_file[i] = rewrite ? keep[i] : 1;
+		c->in_file[i] = rewrite ? sv->keep[i] : 1;
 	if (rewrite)
-		write_all(c, keep, added, nadded);
-	free(keep);
-	free(added);
+		write_all(c, sv->keep, sv->added, sv->nadded);
+	free(sv->keep);
+	free(sv->added);
+	free(sv);
+}
+
+void cache_save(Cache *c, bool keep_unused)
+{
+	cache_save_finish(cache_save_begin(c, keep_unused));
 }
 
 bool cache_is_empty(const Cache *c)
@@ -768,24 +796,26 @@ void cache_free(Cache *c)
 
 int cache_clear(const char *root_abs)
 {
-	int r = -1;
-	for (int kind = CACHE_FACTS; kind <= CACHE_SYMBOLS; kind++) {
-		char *p = cache_file_for(root_abs, (CacheKind)kind);
-		if (!p)
+	/* every file named for this tree: facts and symbols of any version,
+	 * their journals, kept results */
+	char *any = tree_file(root_abs, "");
+	if (!any)
+		return -1;
+	char *slash = strrchr(any, '/');
+	*slash = 0;
+	const char *prefix = slash + 1;
+	size_t plen = strlen(prefix);
+	int removed = 0;
+	DIR *d = opendir(any);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		if (strncmp(e->d_name, prefix, plen) || (e->d_name[plen] != '-' && e->d_name[plen] != '.'))
 			continue;
-		char *jp = xasprintf("%s.log", p);
-		if (unlink(p) == 0 && kind == CACHE_FACTS)
-			r = 0;
-		unlink(jp);
-		free(jp);
+		char *p = path_join(any, e->d_name);
+		removed += unlink(p) == 0;
 		free(p);
 	}
-	static const char *const results[] = {"cost"};
-	for (size_t i = 0; i < sizeof(results) / sizeof(results[0]); i++) {
-		char *p = cache_result_path(root_abs, results[i]);
-		if (p)
-			unlink(p);
-		free(p);
-	}
-	return r;
+	if (d)
+		closedir(d);
+	free(any);
+	return removed ? 0 : -1;
 }

@@ -57,10 +57,15 @@ void cache_put_block(Cache *c, const char *key, const FileStat *st, uint64_t has
 /* Writes the cache if anything changed.  keep_unused: also keep the
  * entries this run did not look at (it saw only part of the tree); else
  * they are dropped (the run listed the whole tree, so they are gone).
- * It may run on a thread of its own while other threads still put
- * entries: it writes what was there when it started, and a second call
- * appends what came since to the journal.  Errors are warnings. */
+ * A second call in one run appends what came since the first to the
+ * journal.  Errors are warnings. */
 void cache_save(Cache *c, bool keep_unused);
+/* The same in two steps, so that the writing can go on a thread of its
+ * own while others still put entries: begin takes what is there now
+ * (NULL when there is nothing to write later), finish writes it. */
+typedef struct CacheSave CacheSave;
+CacheSave *cache_save_begin(Cache *c, bool keep_unused);
+void cache_save_finish(CacheSave *sv);
 /* Gives the mapped file's resident pages back to the kernel; they are
  * mapped again from the page cache when touched.  For a run that has read
  * every entry once and will read only a few again. */
@@ -71,8 +76,8 @@ void cache_free(Cache *c);
 char *cache_result_path(const char *root_abs, const char *name);
 /* Creates the cache directory (and its parent) if missing. */
 void cache_make_dir(void);
-/* Deletes the cache files of the tree at root_abs (facts, symbols and
- * kept results). */
+/* Deletes every cache file of the tree at root_abs (facts and symbols of
+ * any version, journals, kept results); 0 when it removed any. */
 int cache_clear(const char *root_abs);
 
 #endif

@@ -180,12 +180,7 @@ static bool kept_line(const Symbols *sy, unsigned line)
 static bool known_file(const FileTable *ft, int f)
 {
 	const File *fl = &ft->files[f];
-	if (fl->facts)
-		return true;
-	if (!(fl->flags & F_IN_TREE) || (fl->flags & (F_EXCLUDED | F_READ_ERROR)))
-		return false;
-	const char *k = fs_keystr(ft, fl->key);
-	return ends_with(k, ".c") || ends_with(k, ".h");
+	return fl->facts || (!(fl->flags & F_READ_ERROR) && fs_in_file_set(ft, f));
 }
 
 /* The file a spelled header names: "x.h" next to `from` first, else any
@@ -555,7 +550,7 @@ static bool in_scope(const Session *s, int file)
 
 /* Every provide's name id, with how many provides (and seeds) each name
  * has: what build_index starts from.  Names get their ids in a fixed
- * order of the files (primary_first), whichever thread interns them. */
+ * order of the files (files_with_syms), whichever thread interns them. */
 typedef struct ProvideIndex ProvideIndex;
 struct ProvideIndex {
 	Interner *names;
@@ -564,17 +559,6 @@ struct ProvideIndex {
 	IntVec count, scount;
 };
 
-/* The files of the tree's file set (.c and .h files the walk listed),
- * whose names are interned first; the rest (included from elsewhere:
- * tools/, an .inl file, a system header) after them. */
-static bool primary_file(const FileTable *ft, int f)
-{
-	const File *fl = &ft->files[f];
-	if (!(fl->flags & F_IN_TREE) || (fl->flags & (F_EXCLUDED | F_DIR)))
-		return false;
-	const char *k = fs_keystr(ft, fl->key);
-	return ends_with(k, ".c") || ends_with(k, ".h");
-}
 
 /* Interns the names the listed files provide, appending to px.  They are
  * hashed on every core first, then interned in list order (so ids do not
@@ -631,12 +615,16 @@ static void provide_index_free(ProvideIndex *px)
 	free(px);
 }
 
-/* The primary files with symbol facts, or the other ones, by file id. */
+/* The files with symbol facts of the tree's file set (fs_in_file_set),
+ * or the others, by file id.  The names of the first are interned first,
+ * those of the files included from elsewhere (tools/, an .inl file, a
+ * system header) after them: the order both ways of building the index
+ * keep. */
 static void files_with_syms(const FileTable *ft, bool primary, IntVec *out)
 {
 	out->n = 0;
 	for (int f = 0; f < ft->nfiles; f++)
-		if (ft->files[f].syms && primary_file(ft, f) == primary)
+		if (ft->files[f].syms && fs_in_file_set(ft, f) == primary)
 			vec_push(out, f);
 }
 
@@ -3038,7 +3026,7 @@ static void index_ahead_start(Session *s, IndexAhead *a)
 			continue;
 		a->copies[a->n] = ft->files[i];
 		a->keys[a->n] = fs_keystr(ft, ft->files[i].key); /* interned strings stay put */
-		a->primary[a->n] = primary_file(ft, i);
+		a->primary[a->n] = fs_in_file_set(ft, i);
 		a->ids[a->n++] = i;
 	}
 	a->started = pthread_create(&a->thread, NULL, index_ahead, a) == 0;
@@ -3047,8 +3035,9 @@ static void index_ahead_start(Session *s, IndexAhead *a)
 }
 
 /* Joins the indexing thread and hands its results over: each file's
- * symbol facts to the table, the index to check_new (which uses it only
- * if the graph read no file the index has not seen). */
+ * symbol facts to the table, the index to check_new (which uses it when
+ * it holds exactly the file set's files with symbols, see
+ * adopt_prepared). */
 static void index_ahead_finish(Session *s, IndexAhead *a)
 {
 	phase("symbols-wait"); /* what the graph did not hide */
@@ -3076,13 +3065,9 @@ void check_open_session(Session *s, Options *o, const char *tree, char **paths, 
 		vec_push(files, u.file);
 	}
 	IntVec tree_files = {0};
-	for (int i = 0; i < s->ft.nfiles; i++) {
-		File *f = &s->ft.files[i];
-		const char *k = fs_keystr(&s->ft, f->key);
-		if ((f->flags & F_IN_TREE) && !(f->flags & F_EXCLUDED) &&
-		    (ends_with(k, ".c") || ends_with(k, ".h")))
+	for (int i = 0; i < s->ft.nfiles; i++)
+		if (fs_in_file_set(&s->ft, i))
 			vec_push(&tree_files, i);
-	}
 	/*
 	 * Every file of the tree is a root of the graph, even when only some
 	 * are checked: a header's fallout lands on its includers.  Except when

@@ -93,9 +93,23 @@ static void print_table(Session *s, const CostTable *t, int top)
 	}
 }
 
+/* The rows printed: --top, else all with --json, else 20. */
+static int rows_shown(const Options *o, int n)
+{
+	int top = o->top >= 0 ? o->top : o->json ? n : 20;
+	return top < n ? top : n;
+}
+
+/* The rows whose "expanded" must be measured: every one when JSON shows
+ * them all or when they are sorted by it, else the rows shown. */
+static int rows_expanded(const Options *o, int n)
+{
+	return o->json || sort_metric == M_EXPANDED ? n : rows_shown(o, n);
+}
+
 /* The last run's table when none of its inputs changed and it measured
- * "expanded" for every row this run shows; sorted, with *top set. */
-static bool reuse_kept(Session *s, CostTable *t, int *top)
+ * "expanded" for every row this run needs; sorted. */
+static bool reuse_kept(Session *s, CostTable *t)
 {
 	if (s->opt->no_memo)
 		return false;
@@ -110,11 +124,7 @@ static bool reuse_kept(Session *s, CostTable *t, int *top)
 		return false;
 	if (t->n)
 		qsort(t->v, (size_t)t->n, sizeof(HeaderCost), by_metric);
-	*top = s->opt->top >= 0 ? s->opt->top : s->opt->json ? t->n : 20;
-	if (*top > t->n)
-		*top = t->n;
-	/* JSON shows every row; sorting by "expanded" needs every row's */
-	int need = s->opt->json || sort_metric == M_EXPANDED ? t->n : *top;
+	int need = rows_expanded(s->opt, t->n);
 	for (int i = 0; i < need; i++)
 		ok = ok && t->v[i].has_expanded;
 	if (!ok)
@@ -150,23 +160,20 @@ int cmd_cost(int argc, char **argv)
 	}
 	sort_session = &s;
 	CostTable t;
-	int top;
-	bool reused = reuse_kept(&s, &t, &top);
+	bool reused = reuse_kept(&s, &t);
 	if (!reused) {
 		metrics_compute(&s, s.cfg.units.v, s.cfg.units.n, &t);
-		top = o.top >= 0 ? o.top : o.json ? t.n : 20;
-		if (top > t.n)
-			top = t.n;
-		if (o.json || sort_metric == M_EXPANDED) {
+		/* "expanded" is measured for the rows that need it; sorted by
+		 * it, before the sort */
+		bool all = rows_expanded(&o, t.n) == t.n;
+		if (all)
 			metrics_expand(&s, s.cfg.units.v, t.v, t.n);
-			if (t.n)
-				qsort(t.v, (size_t)t.n, sizeof(HeaderCost), by_metric);
-		} else {
-			if (t.n)
-				qsort(t.v, (size_t)t.n, sizeof(HeaderCost), by_metric);
-			metrics_expand(&s, s.cfg.units.v, t.v, top);
-		}
+		if (t.n)
+			qsort(t.v, (size_t)t.n, sizeof(HeaderCost), by_metric);
+		if (!all)
+			metrics_expand(&s, s.cfg.units.v, t.v, rows_expanded(&o, t.n));
 	}
+	int top = rows_shown(&o, t.n);
 	if (o.stats)
 		fprintf(stderr, "hdrslim: stats: cost: %s\n",
 			reused ? "kept result reused (no input changed)" : "computed");

@@ -535,12 +535,9 @@ static int last_endif(const EditFile *e)
 static void users_missing(Session *s, const StrVec *names, int target, int skip, IntVec *out)
 {
 	IntVec all = {0};
-	for (int i = 0; i < s->ft.nfiles; i++) {
-		File *f = &s->ft.files[i];
-		const char *k = fs_keystr(&s->ft, f->key);
-		if ((f->flags & F_IN_TREE) && !(f->flags & F_EXCLUDED) && (ends_with(k, ".c") || ends_with(k, ".h")))
+	for (int i = 0; i < s->ft.nfiles; i++)
+		if (fs_in_file_set(&s->ft, i))
 			vec_push(&all, i);
-	}
 	fs_symbols_all(&s->ft, all.v, all.n, s->opt->jobs);
 	const Symbols *tsy = symbols_of(s, target);
 	for (int i = 0; i < all.n; i++) {

@@ -951,6 +951,16 @@ static void find_all_calls(Session *s, const DeadItem *shapes, CallJobItem *item
 	free(order);
 }
 
+static Session *sites_session;
+
+static int by_path_line(const void *a, const void *b)
+{
+	const DeadSite *x = a, *y = b;
+	int c = x->file == y->file ? 0
+				   : strcmp(session_path(sites_session, x->file), session_path(sites_session, y->file));
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
 /* ---------------------------------------------------------------- dead_run */
 
 static int cmp_item(const void *a, const void *b)
@@ -1300,19 +1310,12 @@ void dead_run(Session *s, const int *headers, int nheaders, unsigned kinds, Dead
 		vec_free(&it->lines);
 	}
 	vec_free(&items);
+	sites_session = s;
 	for (int i = 0; i < shapes.n; i++) {
 		DeadItem *w = &shapes.v[i];
 		/* by path, then line: the order a reader looks them up in */
-		for (int a = 1; a < w->calls.n; a++)
-			for (int b = a; b > 0; b--) {
-				DeadSite *x = &w->calls.v[b - 1], *y = &w->calls.v[b];
-				int c = strcmp(session_path(s, x->file), session_path(s, y->file));
-				if (c < 0 || (c == 0 && x->line <= y->line))
-					break;
-				DeadSite t = *x;
-				*x = *y;
-				*y = t;
-			}
+		if (w->calls.n > 1)
+			qsort(w->calls.v, (size_t)w->calls.n, sizeof(DeadSite), by_path_line);
 		if (kept[i] && w->calls.n > 0) {
 			w->what = xstrdup(w->is_macro ? "macro" : "inline function");
 			vec_push(out, *w);

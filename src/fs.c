@@ -172,6 +172,15 @@ static void mark_walked(int key)
 	walked[key] = 1;
 }
 
+bool fs_in_file_set(const FileTable *ft, int id)
+{
+	const File *f = &ft->files[id];
+	if (!(f->flags & F_IN_TREE) || (f->flags & (F_EXCLUDED | F_DIR)))
+		return false;
+	const char *k = intern_str(ft->keys, f->key);
+	return ends_with(k, ".c") || ends_with(k, ".h");
+}
+
 /* Whether a tree-relative path lies under a directory the walk skipped.
  * Elsewhere in a walked tree a path missing now can only appear by
  * changing the listing. */
@@ -208,8 +217,7 @@ int fs_probe(FileTable *ft, int key)
 	free(abs);
 	if (r < 0 || !S_ISREG(st.st_mode)) {
 		*key_slot(ft, key) = -2;
-		if (k[0] == '/' || !ft->walked || under_walk_skipped(ft, k))
-			vec_push(&ft->stat_misses, key);
+		vec_push(&ft->stat_misses, key); /* the listing does not speak for it */
 		return -1;
 	}
 	return fs_add(ft, key, 0);
@@ -299,15 +307,31 @@ typedef struct {
 	DeclScratch *decl;
 } Worker;
 
-/* Stats a regular file into f (tree-relative keys relative to the root's
- * fd: no path to build).  *abs gets the absolute path when one was built
- * (the caller frees it); false, with F_READ_ERROR set, when it is not a
- * readable regular file. */
+/* Where to open a path key from: tree-relative keys relative to the
+ * root's fd (no path to build); else *abs, the absolute path (malloc'd,
+ * the caller frees it; NULL when the key itself serves). */
+static int at_dir(const FileTable *ft, const char *key, char **abs)
+{
+	int dirfd = key[0] == '/' || ft->root_fd < 0 ? AT_FDCWD : ft->root_fd;
+	*abs = dirfd == AT_FDCWD && key[0] != '/' ? path_join(ft->root, key) : NULL;
+	return dirfd;
+}
+
+static void set_stat(File *f, const struct stat *st)
+{
+	f->size = (uint64_t)st->st_size;
+	f->mtime_ns = (uint64_t)st->st_mtim.tv_sec * 1000000000ull + (uint64_t)st->st_mtim.tv_nsec;
+	f->ctime_ns = (uint64_t)st->st_ctim.tv_sec * 1000000000ull + (uint64_t)st->st_ctim.tv_nsec;
+	f->ino = (uint64_t)st->st_ino;
+	f->stat_ok = true;
+}
+
+/* Stats a regular file into f; *dirfd and *abs as at_dir gives them.
+ * False, with F_READ_ERROR set, when it is not a readable regular file. */
 static bool stat_file(FileTable *ft, File *f, int *dirfd, char **abs)
 {
 	const char *key = intern_str(ft->keys, f->key);
-	*dirfd = key[0] == '/' || ft->root_fd < 0 ? AT_FDCWD : ft->root_fd;
-	*abs = *dirfd == AT_FDCWD ? fs_abspath(ft, f->key) : NULL;
+	*dirfd = at_dir(ft, key, abs);
 	struct stat st;
 	if (fstatat(*dirfd, *abs ? *abs : key, &st, 0) < 0 || !S_ISREG(st.st_mode)) {
 		free(*abs);
@@ -315,11 +339,7 @@ static bool stat_file(FileTable *ft, File *f, int *dirfd, char **abs)
 		f->flags |= F_READ_ERROR;
 		return false;
 	}
-	f->size = (uint64_t)st.st_size;
-	f->mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec;
-	f->ino = (uint64_t)st.st_ino;
-	f->ctime_ns = (uint64_t)st.st_ctim.tv_sec * 1000000000ull + (uint64_t)st.st_ctim.tv_nsec;
-	f->stat_ok = true;
+	set_stat(f, &st);
 	return true;
 }
 
@@ -367,8 +387,7 @@ static void load_file(FileTable *ft, int id, Worker *w)
 			return;
 		}
 	} else {
-		dirfd = key[0] == '/' || ft->root_fd < 0 ? AT_FDCWD : ft->root_fd;
-		abs = dirfd == AT_FDCWD ? fs_abspath(ft, f->key) : NULL;
+		dirfd = at_dir(ft, key, &abs);
 	}
 	/* O_NONBLOCK: a FIFO named like a source file must not hang the open */
 	fd = openat(dirfd, abs ? abs : key, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -379,12 +398,8 @@ static void load_file(FileTable *ft, int id, Worker *w)
 		f->flags |= F_READ_ERROR;
 		return;
 	}
-	f->stat_ok = true;
 	/* what is read is what the open file says, should it have changed */
-	f->size = (uint64_t)st.st_size;
-	f->mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec;
-	f->ctime_ns = (uint64_t)st.st_ctim.tv_sec * 1000000000ull + (uint64_t)st.st_ctim.tv_nsec;
-	f->ino = (uint64_t)st.st_ino;
+	set_stat(f, &st);
 	fst = (FileStat){f->size, f->mtime_ns, f->ctime_ns, f->ino};
 	if (f->size + 1 > w->cap) {
 		w->cap = f->size + 1 > 65536 ? f->size + 1 : 65536;
@@ -444,8 +459,8 @@ typedef struct {
  * -1.  key: the file's path key (the string, so that no table is read). */
 static long read_whole_key(FileTable *ft, const char *key, Worker *w)
 {
-	int dirfd = key[0] == '/' || ft->root_fd < 0 ? AT_FDCWD : ft->root_fd;
-	char *abs = dirfd == AT_FDCWD && key[0] != '/' ? path_join(ft->root, key) : NULL;
+	char *abs;
+	int dirfd = at_dir(ft, key, &abs);
 	int fd = openat(dirfd, abs ? abs : key, O_RDONLY | O_CLOEXEC);
 	free(abs);
 	struct stat st;

@@ -81,6 +81,10 @@ const char *fs_keystr(const FileTable *ft, int key);
 /* An absolute path for a key (malloc'd). */
 char *fs_abspath(const FileTable *ft, int key);
 
+/* Whether the file is in the tree's file set: a .c or .h file the walk
+ * listed, outside the directories kept out of it. */
+bool fs_in_file_set(const FileTable *ft, int id);
+
 /* File id for key if the file exists (stat on demand), else -1. */
 int fs_probe(FileTable *ft, int key);
 /* File id for key, whether or not it exists (for named inputs). */

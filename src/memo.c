@@ -80,11 +80,6 @@ static void put_str(XXH3_state_t *st, const char *s)
 	XXH3_64bits_update(st, s, strlen(s) + 1);
 }
 
-static bool is_source(const char *k)
-{
-	return ends_with(k, ".c") || ends_with(k, ".h");
-}
-
 /* Everything a result depends on that is known before the graph: see
  * memo.h.  0 means "cannot tell" (never matches). */
 static uint64_t inputs_key(Session *s)
@@ -98,13 +93,8 @@ static uint64_t inputs_key(Session *s)
 	 * then include. */
 	int nfiles = ft->nfiles;
 	int *ctx_of = xmalloc(((size_t)nfiles + 1) * sizeof(int));
-	for (int i = 0; i < nfiles; i++) {
-		const File *f = &ft->files[i];
-		ctx_of[i] = -1;
-		if ((f->flags & F_IN_TREE) && !(f->flags & (F_EXCLUDED | F_DIR)) &&
-		    is_source(fs_keystr(ft, f->key)))
-			ctx_of[i] = s->kernel ? kernel_ctx_for(s->kernel, f->key) : s->default_ctx;
-	}
+	for (int i = 0; i < nfiles; i++)
+		ctx_of[i] = fs_in_file_set(ft, i) ? session_ctx_for_file(s, i) : -1;
 	XXH3_state_t *st = XXH3_createState();
 	XXH3_64bits_reset(st);
 	put_u64(st, bin);

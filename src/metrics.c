@@ -234,12 +234,7 @@ static void *worker(void *arg)
 
 static int file_set_member(Session *s, int i)
 {
-	File *f = &s->ft.files[i];
-	if (!(f->flags & F_IN_TREE) || (f->flags & F_EXCLUDED) || !f->facts)
-		return 0;
-	const char *k = fs_keystr(&s->ft, f->key);
-	size_t n = strlen(k);
-	return n > 2 && k[n - 2] == '.' && (k[n - 1] == 'c' || k[n - 1] == 'h');
+	return s->ft.files[i].facts && fs_in_file_set(&s->ft, i);
 }
 
 /* Union mode: every file of the file set, under its own context, counts
@@ -251,7 +246,7 @@ static uint64_t *direct_includers_union(Session *s)
 	for (int i = 0; i < count; i++) {
 		if (!file_set_member(s, i))
 			continue;
-		int ctx = s->kernel ? kernel_ctx_for(s->kernel, s->ft.files[i].key) : s->default_ctx;
+		int ctx = session_ctx_for_file(s, i); /* may add contexts: before ctxs.v is read */
 		int chain = s->cfg.ctxs.v[ctx].chain;
 		graph_ensure(s->graph, chain, i);
 	}
@@ -261,7 +256,7 @@ static uint64_t *direct_includers_union(Session *s)
 	for (int i = 0; i < count; i++) {
 		if (!file_set_member(s, i))
 			continue;
-		int ctx = s->kernel ? kernel_ctx_for(s->kernel, s->ft.files[i].key) : s->default_ctx;
+		int ctx = session_ctx_for_file(s, i);
 		graph_file_targets(s->graph, s->cfg.ctxs.v[ctx].chain, i, &targets);
 		for (int k = 0; k < targets.n; k++) {
 			int t = targets.v[k];
@@ -543,7 +538,8 @@ bool metrics_unpack(Session *s, const char *p, size_t n, CostTable *t)
 		return false;
 	memcpy(head, p, sizeof head);
 	const char *q = p + sizeof head, *end = p + n;
-	if (head[0] < 0 || head[1] < 0 || head[2] < 0 || head[2] > (int32_t)(n / 52))
+	/* a row is six u64, a u32 path length and at least one byte */
+	if (head[0] < 0 || head[1] < 0 || head[2] < 0 || (size_t)head[2] > n / (6 * 8 + 4 + 1))
 		return false;
 	t->tus = head[0];
 	t->files = head[1];

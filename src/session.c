@@ -247,9 +247,14 @@ void session_open(Session *s, Options *o, const char *tree, bool walk)
 	free(root);
 }
 
+/* By file id the context of its unit, and by directory key that of the
+ * first unit in that directory; built again when units were added. */
 static void build_unit_maps(Session *s)
 {
 	FileTable *ft = &s->ft;
+	free(s->unit_ctx);
+	free(s->dir_ctx);
+	s->nunits_mapped = s->cfg.units.n;
 	s->nunit_ctx = ft->nfiles;
 	s->unit_ctx = xmalloc(((size_t)s->nunit_ctx + 1) * sizeof(int));
 	for (int i = 0; i < s->nunit_ctx; i++)
@@ -260,46 +265,34 @@ static void build_unit_maps(Session *s)
 		s->dir_ctx[i] = -1;
 	for (int u = 0; u < s->cfg.units.n; u++) {
 		const Unit *un = &s->cfg.units.v[u];
-		if (un->file < s->nunit_ctx && s->unit_ctx[un->file] < 0)
+		if (s->unit_ctx[un->file] < 0)
 			s->unit_ctx[un->file] = un->ctx;
 		char *dir = path_dirname(fs_keystr(ft, ft->files[un->file].key));
 		int dk = intern_find(ft->keys, dir, strlen(dir));
-		if (dk >= 0 && dk < s->ndir_ctx && s->dir_ctx[dk] < 0)
+		if (dk >= 0 && s->dir_ctx[dk] < 0)
 			s->dir_ctx[dk] = un->ctx;
 		free(dir);
 	}
 }
 
-/* A file no entry names: the context of an entry in its directory, else
- * in the nearest directory above it, else the first entry's.  A header
- * is read with the flags of the code around it (the -I dirs its own
- * #includes need), not with none. */
+/* A file no compile_commands.json entry names: the context of an entry
+ * in its directory, else in the nearest directory above it, else the
+ * first entry's.  A header is read with the flags of the code around it
+ * (the -I dirs its own #includes need), not with none. */
 static int nearest_unit_ctx(Session *s, int file)
 {
 	FileTable *ft = &s->ft;
 	char *dir = path_dirname(fs_keystr(ft, ft->files[file].key));
 	int ctx = -1;
-	for (;;) {
+	while (ctx < 0) {
 		int dk = intern_find(ft->keys, dir, strlen(dir));
-		if (dk >= 0 && dk < s->ndir_ctx && s->dir_ctx[dk] >= 0) {
-			ctx = s->dir_ctx[dk];
-			break;
-		}
-		char *slash = strrchr(dir, '/');
-		if (!slash || !strcmp(dir, "."))
-			break;
-		if (slash == dir) { /* "/x": then "/" */
-			if (!dir[1])
-				break;
-			dir[1] = 0;
-		} else {
-			*slash = 0;
-		}
-	}
-	if (ctx < 0 && strcmp(dir, ".")) { /* a top-level file: the root's entries */
-		int dk = intern_find(ft->keys, ".", 1);
 		if (dk >= 0 && dk < s->ndir_ctx)
 			ctx = s->dir_ctx[dk];
+		if (!strcmp(dir, ".") || !strcmp(dir, "/"))
+			break;
+		char *up = path_dirname(dir);
+		free(dir);
+		dir = up;
 	}
 	free(dir);
 	return ctx >= 0 ? ctx : s->cfg.units.v[0].ctx;
@@ -307,19 +300,14 @@ static int nearest_unit_ctx(Session *s, int file)
 
 int session_ctx_for_file(Session *s, int file)
 {
-	if (s->compdb && s->cfg.units.n) {
-		if (!s->unit_ctx)
+	if (s->cfg.units.n) {
+		if (s->nunits_mapped != s->cfg.units.n)
 			build_unit_maps(s);
 		if (file < s->nunit_ctx && s->unit_ctx[file] >= 0)
 			return s->unit_ctx[file];
-		for (int i = 0; file >= s->nunit_ctx && i < s->cfg.units.n; i++)
-			if (s->cfg.units.v[i].file == file)
-				return s->cfg.units.v[i].ctx;
-		return nearest_unit_ctx(s, file);
+		if (s->compdb)
+			return nearest_unit_ctx(s, file);
 	}
-	for (int i = 0; i < s->cfg.units.n; i++)
-		if (s->cfg.units.v[i].file == file)
-			return s->cfg.units.v[i].ctx;
 	if (s->kernel)
 		return kernel_ctx_for(s->kernel, s->ft.files[file].key);
 	return s->default_ctx;
@@ -362,13 +350,9 @@ void session_lex(Session *s, const Unit *units, int n)
 	s->lexed = true;
 	IntVec files = {0};
 	if (s->walked && !s->units_only) {
-		for (int i = 0; i < s->ft.nfiles; i++) {
-			File *f = &s->ft.files[i];
-			const char *k = fs_keystr(&s->ft, f->key);
-			if ((f->flags & F_IN_TREE) && !(f->flags & F_EXCLUDED) &&
-			    (ends_with(k, ".c") || ends_with(k, ".h")))
+		for (int i = 0; i < s->ft.nfiles; i++)
+			if (fs_in_file_set(&s->ft, i))
 				vec_push(&files, i);
-		}
 	}
 	/* each file once: two workers must never load the same file */
 	uint8_t *listed = xcalloc((size_t)s->ft.nfiles + 1, 1);
@@ -481,24 +465,23 @@ void session_close(Session *s)
 
 static void *run_save(void *arg)
 {
-	CacheSaver *sv = arg;
-	cache_save(sv->cache, sv->keep_unused);
+	cache_save_finish(arg);
 	return NULL;
 }
 
+/* What the cache holds now is written on a thread of its own. */
 static void save_early(CacheSaver *sv, Cache *c, bool keep_unused)
 {
-	if (!c || sv->running || sv->done)
+	if (!c || sv->running)
 		return;
-	*sv = (CacheSaver){.cache = c, .keep_unused = keep_unused};
-	sv->running = pthread_create(&sv->thread, NULL, run_save, sv) == 0;
+	CacheSave *job = cache_save_begin(c, keep_unused);
+	sv->running = job && pthread_create(&sv->thread, NULL, run_save, job) == 0;
 	if (!sv->running)
-		run_save(sv);
-	sv->done = true;
+		cache_save_finish(job);
 }
 
 /* At the end: waits for an early save, then saves what it did not see
- * (files read after it started go to the journal), or saves now. */
+ * (files read after it was called go to the journal), or saves now. */
 static void save_late(CacheSaver *sv, Cache *c, bool keep_unused)
 {
 	if (sv->running)

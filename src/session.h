@@ -47,10 +47,8 @@ void options_free(Options *o);
 
 /* A cache written on a thread of its own (session_save_*_early). */
 typedef struct {
-	Cache *cache;
-	bool keep_unused;
 	pthread_t thread;
-	bool running, done;
+	bool running;
 } CacheSaver;
 
 typedef struct {
@@ -63,12 +61,13 @@ typedef struct {
 	Graph *graph;  /* union mode */
 	Pp *pp;        /* exact mode */
 	int default_ctx;
-	/* compile_commands.json: by file id the context of its entry, and by
-	 * directory key that of the first entry in that directory (-1 none);
-	 * built on first use (session_ctx_for_file) */
-	bool compdb;
+	bool compdb;       /* the units are compile_commands.json entries */
+	/* by file id the context of its unit, by directory key that of the
+	 * first unit in it (-1 none); built by session_ctx_for_file for
+	 * nunits_mapped units */
 	int *unit_ctx, nunit_ctx;
 	int *dir_ctx, ndir_ctx;
+	int nunits_mapped;
 	bool walked;
 	bool units_only; /* session_prepare reads only the units' files, not
 			  * every file walked (the graph reads the rest of
