@@ -77,6 +77,8 @@ struct Check {
 	int *np_hdr_end;     /* ... where the .c files' provides start */
 	int *np;             /* provider file << 1 | under an unknown #if */
 	int *need_seed_off, *need_seed; /* CSR by need: collect_seed_names */
+	int *fneed_off, *fneed; /* CSR by file id: the needs among its provides */
+	int *seed_need_off, *seed_need; /* CSR by name id: the needs it is a seed name of */
 	int *fseed_off, *fseed; /* CSR by file id: the seeds it has */
 	int *user_off;        /* CSR: name id -> the files that use it */
 	UserRef *users;
@@ -1413,10 +1415,21 @@ static void compute_unresolved(Check *ck, Root *r, int file)
 {
 	IntVec *out = &ck->unresolved[file];
 	out->n = 0;
+	r->epoch++; /* a new root for seed_nodes */
 	for (int k = 0; k < ck->uses[file].n; k++) {
 		UseRef *u = &ck->uses[file].v[k];
-		if (needs_nothing(u->flags) || ck->is_paste_seed[u->id])
-			continue; /* a pasted name is the header's own business */
+		if (needs_nothing(u->flags))
+			continue;
+		if (ck->is_paste_seed[u->id]) {
+			/* a name made by pasting (get_foo from get_##): the header's
+			 * own business when it or its closure has the macro that
+			 * makes it, else its includer's to bring */
+			int n;
+			bool own = r->rmark[u->id] == r->repoch && (r->rkinds[u->id] >> SK_SEED & 1);
+			if (!own && (seed_nodes(ck, r, u->id, &n), n == 0))
+				vec_push(out, u->id << 1);
+			continue;
+		}
 		int np = providers(ck, r, u->id, u->flags);
 		if (np == 0)
 			vec_push(out, u->id << 1 | ((u->flags & UF_COMPLETE) != 0));
@@ -1612,9 +1625,35 @@ static void index_needs(Check *ck)
 	if (!all.v)
 		vec_grow(&all, 1);
 	ck->need_seed = all.v;
-	/* the seeds by file */
+	/* the needs each seed name may make */
+	IntVec sk = {0}, sq = {0};
+	for (int q = 0; q < ck->nneeds; q++)
+		for (int k = ck->need_seed_off[q]; k < ck->need_seed_off[q + 1]; k++) {
+			vec_push(&sk, ck->need_seed[k]);
+			vec_push(&sq, q);
+		}
+	csr_build(nnames, sk.v, sq.v, sk.n, &ck->seed_need_off, &ck->seed_need);
+	vec_free(&sk);
+	vec_free(&sq);
+	/* the needs each file provides a name of */
+	ck->fneed_off = xcalloc((size_t)ck->nfiles + 1, sizeof(int));
+	IntVec fneed = {0};
+	for (int f = 0; f < ck->nfiles; f++) {
+		for (int k = ck->fprov_off[f]; k < ck->fprov_off[f + 1]; k++)
+			if (ck->need_of_name[ck->fprov[k]] >= 0)
+				vec_push(&fneed, ck->need_of_name[ck->fprov[k]]);
+		ck->fneed_off[f + 1] = fneed.n;
+	}
+	if (!fneed.v)
+		vec_grow(&fneed, 1);
+	ck->fneed = fneed.v;
+}
+
+/* The seeds by file, for the roots' seed tables. */
+static void index_file_seeds(Check *ck)
+{
 	IntVec file = {0}, sid = {0};
-	for (int id = 0; id < nnames; id++)
+	for (int id = 0, nnames = intern_count(ck->names); id < nnames; id++)
 		for (int k = ck->seed_off[id]; k < ck->seed_off[id + 1]; k++) {
 			vec_push(&file, ck->seed_file[k]);
 			vec_push(&sid, id);
@@ -2123,6 +2162,52 @@ static void close_line(uint8_t *keep, uint8_t *open_line, int *nopen, int c)
 	}
 }
 
+/* Whether root line x (a label; -1 none) is still open. */
+static inline bool open_label(const uint8_t *open_line, int x)
+{
+	return x >= 0 && open_line[x];
+}
+
+/*
+ * The closure uses (eff[from..n)) that may still close one of the lines
+ * open now: a closure use only ever closes lines that bring one of its
+ * providers (use_depends), so one whose providers in the closure all come
+ * by closed lines alone changes nothing.  Found from the other side: the
+ * nodes a still open line brings, and the needs they provide a name of.
+ * A need that may be made by a macro (seed names) is always wanted: its
+ * providers are then the seeds' files.  The lines close as the uses are
+ * read, so this answer taken first stays a superset.
+ */
+static uint8_t *closure_uses_wanted(Check *ck, Root *r, const EffUse *eff, int n, int from,
+				    const uint8_t *open_line)
+{
+	uint8_t *want = xcalloc((size_t)n + 1, 1);
+	for (int v = 1; v < r->n; v++) {
+		if (!open_label(open_line, r->lab1.v[v]) && !open_label(open_line, r->lab2.v[v]) &&
+		    !open_label(open_line, r->cert1.v[v]) && !open_label(open_line, r->cert2.v[v]))
+			continue;
+		int f = r->g.nodes.v[v];
+		if (f >= ck->nfiles)
+			continue;
+		for (int k = ck->fneed_off[f]; k < ck->fneed_off[f + 1]; k++) {
+			const struct NeedMark *m = &r->need_mark[ck->fneed[k]];
+			if (m->epoch == r->epoch)
+				want[m->slot] = 1;
+		}
+		for (int k = ck->fseed_off[f]; k < ck->fseed_off[f + 1]; k++) {
+			int sid = ck->fseed[k];
+			for (int j = ck->seed_need_off[sid]; j < ck->seed_need_off[sid + 1]; j++) {
+				const struct NeedMark *m = &r->need_mark[ck->seed_need[j]];
+				if (m->epoch == r->epoch)
+					want[m->slot] = 1;
+			}
+		}
+	}
+	(void)eff;
+	(void)from;
+	return want;
+}
+
 static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 {
 	FileTable *ft = &ck->s->ft;
@@ -2232,10 +2317,17 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	r->effp_off.n = 0;
 	r->effp.n = 0;
 	ivec_fill(&r->effp_np, eff.n, 0);
+	uint8_t *wanted_use = NULL; /* closure uses that may still close a line */
 	for (int k = 0; k < eff.n; k++) {
 		EffUse *e = &eff.v[k];
 		if (e->from >= 0 && !nopen)
 			break;
+		if (e->from >= 0 && !wanted_use && !r->exp_pairs.n)
+			wanted_use = closure_uses_wanted(ck, r, eff.v, eff.n, k, open_line);
+		if (wanted_use && !wanted_use[k]) {
+			vec_push(&r->effp_off, r->effp.n);
+			continue;
+		}
 		int np = e->need >= 0 ? need_providers(ck, r, e->need) : all_providers(ck, r, e->id, e->flags);
 		vec_push(&r->effp_off, r->effp.n);
 		r->effp_np.v[k] = np;
@@ -2440,6 +2532,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	free(used_node);
 	free(keep);
 	free(open_line);
+	free(wanted_use);
 	vec_free(&eff);
 	vec_free(&live);
 }
@@ -2483,6 +2576,10 @@ void check_free(Check *ck)
 	free(ck->need_seed);
 	free(ck->spell_ctx);
 	free(ck->fseed_off);
+	free(ck->fneed_off);
+	free(ck->seed_need_off);
+	free(ck->seed_need);
+	free(ck->fneed);
 	free(ck->fseed);
 	free(ck->need_off);
 	free(ck->need);
@@ -2695,6 +2792,7 @@ void check_run(Check *ck, const int *files, int n, FindingVec *out)
 	/* every header: what it leaves to its includers */
 	phase("check-headers");
 	build_rev(ck);
+	index_file_seeds(ck);
 	IntVec headers = {0};
 	for (int f = 0; f < ft->nfiles; f++)
 		if (ft->files[f].facts && ft->files[f].syms && is_included(ck, f))
@@ -2715,6 +2813,7 @@ void check_run(Check *ck, const int *files, int n, FindingVec *out)
 	if (out->n)
 		qsort(out->v, (size_t)out->n, sizeof(Finding), cmp_finding);
 	if (!ck->strict && wanted(ck, FK_MISSING)) {
+		phase("missing");
 		missing_from_fallout(ck, files, n, out);
 		if (out->n)
 			qsort(out->v, (size_t)out->n, sizeof(Finding), cmp_finding);

@@ -171,6 +171,32 @@ test_expect_success 'an include used only by an included .c file is kept' '
 	test_must_be_empty out
 '
 
+# b.h comes first through c.h and d.h, both under #if (and kept): only
+# the third line brings it for certain, and part.c needs it
+test_expect_success 'an include an included .c file needs is kept when others bring it only under #if' '
+	rm -rf cc2 && mkdir cc2 && cd cc2 &&
+	printf "#ifndef B_H\n#define B_H\nint b_fn(void);\n#endif\n" >b.h &&
+	printf "#ifndef C_H\n#define C_H\n#ifdef WITH_B\n#include \"b.h\"\n#endif\n#endif\n" >c.h &&
+	printf "#ifndef D_H\n#define D_H\n#ifdef WITH_B\n#include \"b.h\"\n#endif\n#endif\n" >d.h &&
+	printf "static int helper(void) { return b_fn(); }\n" >part.c &&
+	printf "#include \"c.h\" /* hdrslim: keep */\n#include \"d.h\" /* hdrslim: keep */\n#include \"b.h\"\n#include \"part.c\"\nint main(void) { return helper(); }\n" >a.c &&
+	compiles a.c &&
+	sed "/\"b.h\"/d" a.c >a2.c && ! compiles a2.c 2>/dev/null && rm a2.c &&
+	hdrslim check --kinds=unused,redundant,replaceable . a.c >out &&
+	test_must_be_empty out
+'
+
+test_expect_success 'an include an included .c file needs for a pasted name is kept' '
+	rm -rf cc3 && mkdir cc3 && cd cc3 &&
+	printf "#ifndef A_H\n#define A_H\n#define DEFINE_GETTER(n) static inline int get_##n(void) { return 1; }\nDEFINE_GETTER(foo)\n#endif\n" >a.h &&
+	printf "static int helper(void) { return get_foo(); }\n" >part.c &&
+	printf "#include \"a.h\"\n#include \"part.c\"\nint main(void) { return helper(); }\n" >a.c &&
+	compiles a.c &&
+	sed "/a.h/d" a.c >a2.c && ! compiles a2.c 2>/dev/null && rm a2.c &&
+	hdrslim check --kinds=unused,redundant,replaceable . a.c >out &&
+	test_must_be_empty out
+'
+
 # ---- a header that declares what the file defines -------------------------
 
 test_expect_success 'the prototype of a function the file defines keeps its header' '
