@@ -78,6 +78,8 @@ struct Check {
 	int *np;             /* provider file << 1 | under an unknown #if */
 	int *need_seed_off, *need_seed; /* CSR by need: collect_seed_names */
 	int *fneed_off, *fneed; /* CSR by file id: the needs among its provides */
+	const int **seed_lists; /* by name id: seed_names' answers, NULL not yet */
+	uint64_t *seed_bloom;   /* see seed_bloom_has */
 	int *seed_need_off, *seed_need; /* CSR by name id: the needs it is a seed name of */
 	int *fseed_off, *fseed; /* CSR by file id: the seeds it has */
 	int *user_off;        /* CSR: name id -> the files that use it */
@@ -359,6 +361,44 @@ typedef struct {
 	int next; /* the next block of files */
 } UsesJob;
 
+/* A filter of the names that are some file's seed, so that the runs of
+ * a name that are none (nearly all) cost no lookup in the interner's
+ * four million names: a run is hashed as it grows, one byte a step. */
+#define SEED_BLOOM_BITS 20
+#define RUN_HASH_START 14695981039346656037ull
+
+static inline uint64_t run_hash_step(uint64_t h, unsigned char c)
+{
+	return (h ^ c) * 1099511628211ull;
+}
+
+static inline void bloom_bits(uint64_t h, uint32_t *a, uint32_t *b)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	*a = (uint32_t)h & ((1u << SEED_BLOOM_BITS) - 1);
+	*b = (uint32_t)(h >> 32) & ((1u << SEED_BLOOM_BITS) - 1);
+}
+
+static bool seed_bloom_has(const Check *ck, uint64_t h)
+{
+	uint32_t a, b;
+	bloom_bits(h, &a, &b);
+	return (ck->seed_bloom[a >> 6] >> (a & 63) & 1) && (ck->seed_bloom[b >> 6] >> (b & 63) & 1);
+}
+
+static void seed_bloom_add(Check *ck, const char *s, int n)
+{
+	uint64_t h = RUN_HASH_START;
+	for (int i = 0; i < n; i++)
+		h = run_hash_step(h, (unsigned char)s[i]);
+	uint32_t a, b;
+	bloom_bits(h, &a, &b);
+	ck->seed_bloom[a >> 6] |= 1ull << (a & 63);
+	ck->seed_bloom[b >> 6] |= 1ull << (b & 63);
+}
+
 /* 16 bits of hash of a name's first four bytes. */
 static unsigned paste_hash4(const char *p)
 {
@@ -423,9 +463,12 @@ static void index_pasted_seeds(Check *ck)
 	int nn = intern_count(ck->names);
 	ck->paste_lens = xcalloc(2 * 65536, sizeof(uint64_t)); /* see paste_lengths */
 	ck->is_paste_seed = xcalloc((size_t)nn + 1, 1);
+	ck->seed_bloom = xcalloc((1u << SEED_BLOOM_BITS) / 64, sizeof(uint64_t));
 	for (int id = 0; id < nn; id++) {
 		int len = intern_len(ck->names, id);
 		const char *t = intern_str(ck->names, id);
+		if (ck->seed_off[id + 1] > ck->seed_off[id])
+			seed_bloom_add(ck, t, len);
 		if (len < 4 || len > 65 || t[len - 1] != '#' || t[len - 2] != '#')
 			continue;
 		if (ck->seed_off[id + 1] == ck->seed_off[id])
@@ -816,10 +859,9 @@ typedef struct {
 	VEC(UserRef) hits;   /* fallout: (reach index, use index) */
 	IntVec lnames;       /* fallout: open-addressing set of the names that
 			      * may leave (small, so it stays in cache) */
-	int *seed_memo;      /* by name id: offset in seed_pool, -1 not yet */
 	uint32_t *vmark;     /* fallout: visited marks of meets() */
 	IntVec queue;
-	IntVec seed_pool;    /* count, then name ids */
+	IntVec seed_scratch; /* collect_seed_names' answer before it is kept */
 	uint32_t *seen_name; /* by name id: epoch of the last file that used it */
 	int *seen_slot;      /* by name id: its index in the effective uses */
 	/* the same by need, for the closure's uses: epoch and slot side by
@@ -832,7 +874,8 @@ typedef struct {
 	 * smemo_pool[at] (count, then nodes); open addressing on sid, built
 	 * for the root whose epoch is smemo_epoch (build_seed_table) */
 	uint64_t *smemo_key;
-	int smemo_cap;
+	int smemo_cap;       /* slots in use for this root (a power of 2) */
+	int smemo_alloc;     /* slots allocated */
 	uint32_t smemo_epoch;
 	IntVec smemo_pool;
 } Root;
@@ -955,12 +998,11 @@ static void root_free(Root *r)
 	vec_free(&r->reach);
 	vec_free(&r->hits);
 	vec_free(&r->lnames);
-	free(r->seed_memo);
 	free(r->rmark);
 	free(r->rkinds);
 	free(r->vmark);
 	vec_free(&r->queue);
-	vec_free(&r->seed_pool);
+	vec_free(&r->seed_scratch);
 	free(r->seen_name);
 	free(r->smemo_key);
 	vec_free(&r->smemo_pool);
@@ -1184,9 +1226,13 @@ static void collect_seed_names(const Check *ck, int id, IntVec *out)
 			if (i == 0 || (name[i - 1] == '_' && name[i] != '_'))
 				starts[ns++] = i;
 	for (int a = 0; a < ns; a++) {
+		uint64_t h = RUN_HASH_START;
 		for (int e = starts[a] + 1; e <= len; e++) {
+			h = run_hash_step(h, (unsigned char)name[e - 1]);
 			if (e < len && name[e] != '_')
 				continue;
+			if (!seed_bloom_has(ck, h))
+				continue; /* no file has this run as a seed */
 			int sid = intern_find(ck->names, name + starts[a], (size_t)(e - starts[a]));
 			if (sid < 0 || sid == id)
 				continue;
@@ -1200,29 +1246,34 @@ static void collect_seed_names(const Check *ck, int id, IntVec *out)
 	for_pasted_seeds(ck, name, (size_t)len, pool_seed, &pa);
 }
 
-/* collect_seed_names, memoized per thread: the same unprovided names
- * come back in root after root.  The closure's uses have theirs in
+static const int no_seed_names[1] = {0};
+
+/* collect_seed_names, memoized for all threads: the same unprovided names
+ * come back in root after root, whichever thread reads them.  A thread
+ * that finds no answer yet computes it and offers it; when another was
+ * first, its own copy goes.  The closure's uses have theirs in
  * ck->need_seed_off instead. */
 static const int *seed_names(Check *ck, Root *r, int id, int *n)
 {
-	if (!r->seed_memo) {
-		int nn = intern_count(ck->names);
-		r->seed_memo = xmalloc(((size_t)nn + 1) * sizeof(int));
-		for (int i = 0; i <= nn; i++)
-			r->seed_memo[i] = -1;
-		vec_push(&r->seed_pool, 0); /* offset 0: an empty list */
-	}
-	if (r->seed_memo[id] < 0) {
-		int at = r->seed_pool.n;
-		collect_seed_names(ck, id, &r->seed_pool);
-		if (!r->seed_pool.v[at]) {
-			r->seed_pool.n = at;
-			at = 0;
+	const int *list = __atomic_load_n(&ck->seed_lists[id], __ATOMIC_ACQUIRE);
+	if (!list) {
+		r->seed_scratch.n = 0;
+		collect_seed_names(ck, id, &r->seed_scratch);
+		int *mine = NULL;
+		if (r->seed_scratch.v[0]) {
+			mine = xmalloc((size_t)r->seed_scratch.n * sizeof(int));
+			memcpy(mine, r->seed_scratch.v, (size_t)r->seed_scratch.n * sizeof(int));
 		}
-		r->seed_memo[id] = at;
+		list = mine ? mine : no_seed_names;
+		const int *first = NULL;
+		if (!__atomic_compare_exchange_n(&ck->seed_lists[id], &first, list, false, __ATOMIC_ACQ_REL,
+						 __ATOMIC_ACQUIRE)) {
+			free(mine);
+			list = first;
+		}
 	}
-	*n = r->seed_pool.v[r->seed_memo[id]];
-	return &r->seed_pool.v[r->seed_memo[id] + 1];
+	*n = list[0];
+	return list + 1;
 }
 
 /* The slot of seed sid in the root's seed table (empty when absent). */
@@ -1249,11 +1300,14 @@ static void build_seed_table(Check *ck, Root *r)
 	int cap = 1024;
 	while (cap < 2 * npairs + 2)
 		cap *= 2;
-	if (cap > r->smemo_cap) {
+	if (cap > r->smemo_alloc) {
 		free(r->smemo_key);
 		r->smemo_key = xmalloc((size_t)cap * sizeof(uint64_t));
-		r->smemo_cap = cap;
+		r->smemo_alloc = cap;
 	}
+	/* sized for this closure: the largest one seen would make every
+	 * later root clear and scan its slots */
+	r->smemo_cap = cap;
 	memset(r->smemo_key, 0xff, (size_t)r->smemo_cap * sizeof(uint64_t));
 	for (int v = 1; v < r->n; v++) {
 		int f = r->g.nodes.v[v];
@@ -2546,6 +2600,7 @@ Check *check_new(Session *s, unsigned kinds, bool strict)
 	ck->kinds = kinds;
 	ck->strict = strict;
 	build_index(ck);
+	ck->seed_lists = xcalloc((size_t)intern_count(ck->names) + 1, sizeof(*ck->seed_lists));
 	read_pragmas(ck);
 	return ck;
 }
@@ -2577,6 +2632,11 @@ void check_free(Check *ck)
 	free(ck->spell_ctx);
 	free(ck->fseed_off);
 	free(ck->fneed_off);
+	for (int id = 0, nn = intern_count(ck->names); id < nn; id++)
+		if (ck->seed_lists[id] != no_seed_names)
+			free((void *)ck->seed_lists[id]);
+	free(ck->seed_lists);
+	free(ck->seed_bloom);
 	free(ck->seed_need_off);
 	free(ck->seed_need);
 	free(ck->fneed);
