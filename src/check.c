@@ -862,6 +862,8 @@ typedef struct {
 	uint32_t *vmark;     /* fallout: visited marks of meets() */
 	IntVec queue;
 	IntVec seed_scratch; /* collect_seed_names' answer before it is kept */
+	uint64_t *cand;      /* add_closure_uses: bit set of candidate needs */
+	IntVec cand_words;   /* ... its words that are not zero */
 	uint32_t *seen_name; /* by name id: epoch of the last file that used it */
 	int *seen_slot;      /* by name id: its index in the effective uses */
 	/* the same by need, for the closure's uses: epoch and slot side by
@@ -1003,6 +1005,8 @@ static void root_free(Root *r)
 	free(r->vmark);
 	vec_free(&r->queue);
 	vec_free(&r->seed_scratch);
+	free(r->cand);
+	vec_free(&r->cand_words);
 	free(r->seen_name);
 	free(r->smemo_key);
 	vec_free(&r->smemo_pool);
@@ -2222,44 +2226,75 @@ static inline bool open_label(const uint8_t *open_line, int x)
 	return x >= 0 && open_line[x];
 }
 
-/*
- * The closure uses (eff[from..n)) that may still close one of the lines
- * open now: a closure use only ever closes lines that bring one of its
- * providers (use_depends), so one whose providers in the closure all come
- * by closed lines alone changes nothing.  Found from the other side: the
- * nodes a still open line brings, and the needs they provide a name of.
- * A need that may be made by a macro (seed names) is always wanted: its
- * providers are then the seeds' files.  The lines close as the uses are
- * read, so this answer taken first stays a superset.
- */
-static uint8_t *closure_uses_wanted(Check *ck, Root *r, const EffUse *eff, int n, int from,
-				    const uint8_t *open_line)
+typedef VEC(EffUse) EffUseVec;
+
+/* Marks need q as one of the root's candidates (see add_closure_uses). */
+static inline void mark_candidate(Root *r, int q)
 {
-	uint8_t *want = xcalloc((size_t)n + 1, 1);
-	for (int v = 1; v < r->n; v++) {
+	uint64_t *w = &r->cand[q >> 6];
+	if (!*w)
+		vec_push(&r->cand_words, q >> 6);
+	*w |= 1ull << (q & 63);
+}
+
+/*
+ * Appends to eff what the headers of the closure leave to their includer
+ * (per need, from the header available first: the strictest point of
+ * use), as far as it may still close one of the lines open now.  A
+ * closure use only ever closes lines that bring one of its providers
+ * (use_depends), so only the needs that a node of an open line provides
+ * a name of are read, or, for a name a macro may make, has a seed of:
+ * found from the nodes' side (fneed, fseed).  Lines only close as the
+ * uses are read, so the candidates taken now stay a superset.  With
+ * exported includes every need is read (an exporter provides too).
+ */
+static void add_closure_uses(Check *ck, Root *r, EffUseVec *eff, const uint8_t *open_line)
+{
+	bool every = r->exp_pairs.n > 0;
+	if (!r->cand)
+		r->cand = xcalloc((size_t)ck->nneeds / 64 + 1, sizeof(uint64_t));
+	for (int v = 1; v < r->n && !every; v++) {
 		if (!open_label(open_line, r->lab1.v[v]) && !open_label(open_line, r->lab2.v[v]) &&
 		    !open_label(open_line, r->cert1.v[v]) && !open_label(open_line, r->cert2.v[v]))
 			continue;
 		int f = r->g.nodes.v[v];
 		if (f >= ck->nfiles)
 			continue;
-		for (int k = ck->fneed_off[f]; k < ck->fneed_off[f + 1]; k++) {
-			const struct NeedMark *m = &r->need_mark[ck->fneed[k]];
-			if (m->epoch == r->epoch)
-				want[m->slot] = 1;
-		}
+		for (int k = ck->fneed_off[f]; k < ck->fneed_off[f + 1]; k++)
+			mark_candidate(r, ck->fneed[k]);
 		for (int k = ck->fseed_off[f]; k < ck->fseed_off[f + 1]; k++) {
 			int sid = ck->fseed[k];
-			for (int j = ck->seed_need_off[sid]; j < ck->seed_need_off[sid + 1]; j++) {
-				const struct NeedMark *m = &r->need_mark[ck->seed_need[j]];
-				if (m->epoch == r->epoch)
-					want[m->slot] = 1;
-			}
+			for (int j = ck->seed_need_off[sid]; j < ck->seed_need_off[sid + 1]; j++)
+				mark_candidate(r, ck->seed_need[j]);
 		}
 	}
-	(void)eff;
-	(void)from;
-	return want;
+	for (int v = 1; v < r->n && (every || r->cand_words.n); v++) {
+		int h = r->g.nodes.v[v];
+		if (!ck->has_unresolved[h])
+			continue;
+		unsigned av = avail(r, v);
+		for (int k = ck->cu_off[h]; k < ck->cu_off[h + 1]; k++) {
+			int x = ck->cu[k];
+			int q = x >> 1;
+			if (!every && !(r->cand[q >> 6] >> (q & 63) & 1))
+				continue;
+			struct NeedMark *m = &r->need_mark[q];
+			if (m->epoch == r->epoch) {
+				EffUse *o = &eff->v[m->slot];
+				if (o->from >= 0 && av < o->from_avail) {
+					o->from = v;
+					o->from_avail = av;
+				}
+				continue;
+			}
+			EffUse e = {ck->need_name[q], x & 1 ? UF_TAG | UF_COMPLETE : 0, 0, v, x, av};
+			*m = (struct NeedMark){r->epoch, eff->n};
+			vec_push(eff, e);
+		}
+	}
+	for (int i = 0; i < r->cand_words.n; i++)
+		r->cand[r->cand_words.v[i]] = 0;
+	r->cand_words.n = 0;
 }
 
 static void check_file(Check *ck, Root *r, int file, FindingVec *out)
@@ -2276,7 +2311,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 		r->need_mark = xcalloc((size_t)ck->nneeds + 1, sizeof(*r->need_mark));
 	}
 	r->epoch++;
-	VEC(EffUse) eff = {0};
+	EffUseVec eff = {0};
 	/* exact mode: only what the configuration compiles of the file */
 	VEC(UseRef) live = {0};
 	bool use_live = r->g.dead.n > 0 && live_uses(ck, file, &r->g, (void *)&live);
@@ -2304,30 +2339,6 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 			continue;
 		EffUse e = {id, UF_PROTO, pe->line, -1, -1, 0};
 		vec_push(&eff, e);
-	}
-	/* what headers of the closure leave to their includer; per name the
-	 * header available first (the strictest point of use) */
-	for (int v = 1; v < r->n; v++) {
-		int h = r->g.nodes.v[v];
-		if (!ck->has_unresolved[h])
-			continue;
-		unsigned av = avail(r, v);
-		for (int k = ck->cu_off[h]; k < ck->cu_off[h + 1]; k++) {
-			int x = ck->cu[k];
-			int q = x >> 1;
-			struct NeedMark *m = &r->need_mark[q];
-			if (m->epoch == r->epoch) {
-				EffUse *o = &eff.v[m->slot];
-				if (o->from >= 0 && av < o->from_avail) {
-					o->from = v;
-					o->from_avail = av;
-				}
-				continue;
-			}
-			EffUse e = {ck->need_name[q], x & 1 ? UF_TAG | UF_COMPLETE : 0, 0, v, x, av};
-			*m = (struct NeedMark){r->epoch, eff.n};
-			vec_push(&eff, e);
-		}
 	}
 	int nre = r->redges.n;
 	IntVec *deps = xcalloc((size_t)nre + 1, sizeof(IntVec));
@@ -2371,46 +2382,50 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	r->effp_off.n = 0;
 	r->effp.n = 0;
 	ivec_fill(&r->effp_np, eff.n, 0);
-	uint8_t *wanted_use = NULL; /* closure uses that may still close a line */
-	for (int k = 0; k < eff.n; k++) {
-		EffUse *e = &eff.v[k];
-		if (e->from >= 0 && !nopen)
-			break;
-		if (e->from >= 0 && !wanted_use && !r->exp_pairs.n)
-			wanted_use = closure_uses_wanted(ck, r, eff.v, eff.n, k, open_line);
-		if (wanted_use && !wanted_use[k]) {
+	/* the file's own uses first; then, while some line is open, what the
+	 * closure's headers need */
+	for (int k = 0, pass = 0; pass < 2; pass++) {
+		if (pass == 1) {
+			if (!nopen)
+				break;
+			add_closure_uses(ck, r, &eff, open_line);
+			while (r->effp_np.n < eff.n)
+				vec_push(&r->effp_np, 0);
+		}
+		for (; k < eff.n; k++) {
+			EffUse *e = &eff.v[k];
+			if (e->from >= 0 && !nopen)
+				break;
+			int np = e->need >= 0 ? need_providers(ck, r, e->need) : all_providers(ck, r, e->id, e->flags);
 			vec_push(&r->effp_off, r->effp.n);
-			continue;
-		}
-		int np = e->need >= 0 ? need_providers(ck, r, e->need) : all_providers(ck, r, e->id, e->flags);
-		vec_push(&r->effp_off, r->effp.n);
-		r->effp_np.v[k] = np;
-		for (int j = 0; j < np; j++)
-			vec_push(&r->effp, r->prov_nodes.v[j]);
-		if (np < 0)
-			continue;
-		if (np == 0 && !(e->need >= 0 ? need_seed_providers(ck, r, e->need) : seed_providers(ck, r, e->id)))
-			continue;
-		if (np == 0) {
-			/* maybe made by a macro: keep every line it could come from */
-			for (int j = 0; j < r->prov_nodes.n; j++) {
-				int p = r->prov_nodes.v[j];
-				close_line(keep, open_line, &nopen, r->lab1.v[p]);
-				close_line(keep, open_line, &nopen, r->lab2.v[p]);
+			r->effp_np.v[k] = np;
+			for (int j = 0; j < np; j++)
+				vec_push(&r->effp, r->prov_nodes.v[j]);
+			if (np < 0)
+				continue;
+			if (np == 0 && !(e->need >= 0 ? need_seed_providers(ck, r, e->need) : seed_providers(ck, r, e->id)))
+				continue;
+			if (np == 0) {
+				/* maybe made by a macro: keep every line it could come from */
+				for (int j = 0; j < r->prov_nodes.n; j++) {
+					int p = r->prov_nodes.v[j];
+					close_line(keep, open_line, &nopen, r->lab1.v[p]);
+					close_line(keep, open_line, &nopen, r->lab2.v[p]);
+				}
+				continue;
 			}
-			continue;
-		}
-		for (int j = 0; j < np && e->from < 0; j++)
-			used_node[r->prov_nodes.v[j]] = 1;
-		int c = use_depends(r, e, lines, &nlines);
-		if (c == -2) {
-			for (int j = 0; j < nlines; j++)
-				close_line(keep, open_line, &nopen, lines[j]);
-		} else if (c >= 0) {
-			vec_push(&deps[c], k);
-			if (e->from >= 0 && open_line[c]) { /* needed by a header: stays */
-				open_line[c] = 0;
-				nopen--;
+			for (int j = 0; j < np && e->from < 0; j++)
+				used_node[r->prov_nodes.v[j]] = 1;
+			int c = use_depends(r, e, lines, &nlines);
+			if (c == -2) {
+				for (int j = 0; j < nlines; j++)
+					close_line(keep, open_line, &nopen, lines[j]);
+			} else if (c >= 0) {
+				vec_push(&deps[c], k);
+				if (e->from >= 0 && open_line[c]) { /* needed by a header: stays */
+					open_line[c] = 0;
+					nopen--;
+				}
 			}
 		}
 	}
@@ -2586,7 +2601,6 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	free(used_node);
 	free(keep);
 	free(open_line);
-	free(wanted_use);
 	vec_free(&eff);
 	vec_free(&live);
 }
