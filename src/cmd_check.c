@@ -301,9 +301,12 @@ int cmd_check(int argc, char **argv)
 	int status = session_status();
 	if (status == EXIT_OK && fv.n)
 		status = 1;
-	findings_free(&fv);
-	check_free(ck);
-	vec_free(&files);
+	if (FREE_AT_EXIT) {
+		findings_free(&fv);
+		check_free(ck);
+		vec_free(&files);
+	}
+	s.last = true;
 	session_close(&s);
 	options_free(&o);
 	return status;

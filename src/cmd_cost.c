@@ -191,7 +191,9 @@ int cmd_cost(int argc, char **argv)
 		memo_save(&s, "cost", kept.buf, kept.len);
 		free(kept.buf);
 	}
-	metrics_free(&t);
+	if (FREE_AT_EXIT)
+		metrics_free(&t);
+	s.last = true;
 	session_close(&s);
 	options_free(&o);
 	return session_status();

@@ -448,6 +448,8 @@ void session_close(Session *s)
 	fflush(stdout);
 	if (ferror(stdout))
 		die("error writing output: %s", strerror(errno));
+	if (s->last && !FREE_AT_EXIT)
+		return;
 	if (s->provides)
 		s->provides_free(s->provides);
 	free(s->scope);

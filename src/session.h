@@ -85,6 +85,9 @@ typedef struct {
 	 * to free them when no check takes them */
 	struct ProvideIndex *provides;
 	void (*provides_free)(struct ProvideIndex *);
+	/* the process exits after session_close: it leaves the memory to the
+	 * kernel unless FREE_AT_EXIT */
+	bool last;
 } Session;
 
 /* Sets up a session for the tree.  walk: list the whole tree. */

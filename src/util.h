@@ -46,6 +46,16 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Growable array: VEC(int) v = {0}; vec_push(&v, 3); v.v[0], v.n. */
+/* Whether a command hands its memory back before the process exits.  Only
+ * the sanitizer build does, for its leak check: otherwise the kernel takes
+ * it all back at once, and a whole-kernel run saves a quarter of a second
+ * of free() calls. */
+#if defined(__SANITIZE_ADDRESS__)
+#define FREE_AT_EXIT 1
+#else
+#define FREE_AT_EXIT 0
+#endif
+
 #define VEC(T) struct { T *v; int n, cap; }
 #define vec_grow(vec, need)                                                  \
 	do {                                                                 \
