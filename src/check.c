@@ -500,12 +500,26 @@ static void *uses_worker(void *arg)
 	Check *ck = job->ck;
 	FileTable *ft = &ck->s->ft;
 	int nnames = intern_count(ck->names);
+	VEC(uint32_t) hash = {0};
+	char buf[300];
 	for (int from, to; next_files(&job->next, ft->nfiles, &from, &to);) {
 		for (int f = from; f < to; f++) {
 			const Symbols *sy = ft->files[f].syms;
 			if (!sy)
 				continue;
+			/* the names hashed first, so that the table's slots can be
+			 * fetched a few names ahead of their lookup */
+			vec_grow(&hash, (int)sy->nuses);
 			for (uint32_t k = 0; k < sy->nuses; k++) {
+				const SymEntry *e = &sym_uses(sy)[k];
+				const char *t;
+				size_t n = provide_text(sym_name(sy, e), e->name_len, e->flags & UF_TAG, buf, sizeof(buf), &t);
+				hash.v[k] = n == (size_t)-1 ? 0 : intern_hash(t, n);
+			}
+			enum { AHEAD = 8 };
+			for (uint32_t k = 0; k < sy->nuses; k++) {
+				if (k + AHEAD < sy->nuses)
+					intern_prefetch(ck->names, hash.v[k + AHEAD]);
 				const SymEntry *e = &sym_uses(sy)[k];
 				const char *name = sym_name(sy, e);
 				if (e->name_len > 2 && name[e->name_len - 1] == '#') {
@@ -513,7 +527,9 @@ static void *uses_worker(void *arg)
 					vec_push(&ck->prefixes[f], px);
 					continue;
 				}
-				int id = name_id(ck->names, name, e->name_len, e->flags & UF_TAG, false);
+				const char *t;
+				size_t n = provide_text(name, e->name_len, e->flags & UF_TAG, buf, sizeof(buf), &t);
+				int id = n == (size_t)-1 ? -1 : intern_find_hashed(ck->names, t, n, hash.v[k]);
 				if (id < 0 && (e->flags & UF_CODE) && !(e->flags & UF_TAG))
 					id = pasted_seed(ck, name, e->name_len); /* in code: made by a macro call */
 				if (id < 0 || id >= nnames)
@@ -523,6 +539,7 @@ static void *uses_worker(void *arg)
 			}
 		}
 	}
+	vec_free(&hash);
 	return NULL;
 }
 

@@ -118,6 +118,12 @@ int intern_find(const Interner *in, const char *s, size_t n)
 	return find_hashed(in, s, n, hash_str(s, n), &at);
 }
 
+int intern_find_hashed(const Interner *in, const char *s, size_t n, uint32_t h)
+{
+	uint32_t at;
+	return find_hashed(in, s, n, h, &at);
+}
+
 int intern_hashed(Interner *in, const char *s, size_t n, uint32_t h)
 {
 	uint32_t i;

@@ -25,6 +25,7 @@ int intern_find(const Interner *in, const char *s, size_t n);
 /* The same with the hash given (intern_hash of the bytes). */
 uint32_t intern_hash(const char *s, size_t n);
 int intern_hashed(Interner *in, const char *s, size_t n, uint32_t hash);
+int intern_find_hashed(const Interner *in, const char *s, size_t n, uint32_t hash);
 /* Room for `more` new strings without growing; a hint to start loading
  * the slot a string of this hash probes first. */
 void intern_reserve(Interner *in, int more);
