@@ -854,7 +854,7 @@ typedef struct {
 	/* The same over edges that are there in every configuration (union
 	 * mode): a removal is safe only if what it takes away still comes
 	 * for certain some other way. */
-	IntVec cert1, cert2, coff, csucc;
+	IntVec cert1, cert2;
 	bool c_in_closure;   /* a .c file besides the root: scan all provides */
 	uint64_t *inclos;    /* by file id: a bit per file of the closure, so
 			      * scanning a name's providers stays in cache */
@@ -934,14 +934,15 @@ static int cmp_redge(const void *a, const void *b)
 }
 
 /* l1[v], l2[v]: the first two root lines (in line order) whose includes
- * reach v over the successor lists off/succ; certain: only the root's
- * lines that are not under an #if of unknown value. */
-static void two_labels(Root *r, const int *off, const int *succ, bool certain, IntVec *l1, IntVec *l2)
+ * reach v over the successor lists off/succ; with cond (the edges under
+ * an #if of unknown value), over the other edges only: the lines that
+ * bring v for certain. */
+static void two_labels(Root *r, const int *off, const int *succ, const uint8_t *cond, IntVec *l1, IntVec *l2)
 {
 	ivec_fill(l1, r->n, -1);
 	ivec_fill(l2, r->n, -1);
 	for (int e = 0; e < r->redges.n; e++) {
-		if (certain && r->redges.v[e].cond)
+		if (cond && r->redges.v[e].cond)
 			continue;
 		r->stack.n = 0;
 		vec_push(&r->stack, r->redges.v[e].node);
@@ -956,7 +957,7 @@ static void two_labels(Root *r, const int *off, const int *succ, bool certain, I
 			vec_grow(&r->stack, r->stack.n + (off[v + 1] - off[v]));
 			for (int k = off[v]; k < off[v + 1]; k++) {
 				int w = succ[k]; /* pushed only when it still takes a label */
-				if (w > 0 && l1->v[w] != e && l2->v[w] < 0)
+				if (w > 0 && l1->v[w] != e && l2->v[w] < 0 && !(cond && cond[k]))
 					r->stack.v[r->stack.n++] = w;
 			}
 		}
@@ -978,18 +979,10 @@ static void label(Root *r, const Facts *ff)
 	}
 	if (r->redges.n > 1)
 		qsort(r->redges.v, (size_t)r->redges.n, sizeof(RootEdge), cmp_redge);
-	two_labels(r, g->succ_off.v, g->succ.v, false, &r->lab1, &r->lab2);
-	/* certain labels: unconditional edges only (not the root's: the
-	 * labels start from its lines) */
-	ivec_fill(&r->coff, n + 1, 0);
-	r->csucc.n = 0;
-	for (int v = 1; v < n; v++) {
-		for (int j = g->succ_off.v[v]; j < g->succ_off.v[v + 1]; j++)
-			if (g->succ.v[j] > 0 && !g->succ_cond.v[j])
-				vec_push(&r->csucc, g->succ.v[j]);
-		r->coff.v[v + 1] = r->csucc.n;
-	}
-	two_labels(r, r->coff.v, r->csucc.v, true, &r->cert1, &r->cert2);
+	two_labels(r, g->succ_off.v, g->succ.v, NULL, &r->lab1, &r->lab2);
+	/* certain labels: unconditional edges only (the root's conditional
+	 * lines start none; node 0 is never walked through) */
+	two_labels(r, g->succ_off.v, g->succ.v, g->succ_cond.v, &r->cert1, &r->cert2);
 }
 
 static void root_free(Root *r)
@@ -1000,8 +993,6 @@ static void root_free(Root *r)
 	vec_free(&r->lab2);
 	vec_free(&r->cert1);
 	vec_free(&r->cert2);
-	vec_free(&r->coff);
-	vec_free(&r->csucc);
 	vec_free(&r->stack);
 	vec_free(&r->prov_nodes);
 	vec_free(&r->prov_cert);
