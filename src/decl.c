@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
 #include "util.h"
 
 enum { T_EOF, T_IDENT, T_PUNCT, T_OTHER, T_BODY };
@@ -75,9 +76,10 @@ bool decl_has_extra_macros(void)
 static uint32_t add_str(DeclScratch *s, const char *p, uint32_t n)
 {
 	uint32_t off = (uint32_t)s->strs.n;
-	for (uint32_t i = 0; i < n; i++)
-		vec_push(&s->strs, p[i]);
-	vec_push(&s->strs, 0);
+	vec_grow(&s->strs, s->strs.n + (int)n + 1);
+	memcpy(s->strs.v + s->strs.n, p, n);
+	s->strs.v[s->strs.n + (int)n] = 0;
+	s->strs.n += (int)n + 1;
 	return off;
 }
 
@@ -212,52 +214,60 @@ static int classify(const char *p, uint32_t n)
 	return KW_NONE;
 }
 
+typedef struct {
+	const char *w;
+	uint8_t n;
+} Word;
+#define W(s) {s, sizeof(s) - 1}
+
+static bool in_words(const Word *ws, size_t nw, const char *p, uint32_t n)
+{
+	for (size_t i = 0; i < nw; i++)
+		if (ws[i].n == n && !memcmp(ws[i].w, p, n))
+			return true;
+	return false;
+}
+
 /* Attribute-like macros written with arguments after or before a
  * declarator; they are uses, never the declared name. */
 static bool attr_macro(const char *p, uint32_t n)
 {
-	static const char *const names[] = {
-		"__aligned", "__section", "__printf", "__scanf", "__acquires", "__releases",
-		"__must_hold", "__cond_acquires", "__cond_releases", "__counted_by", "__alloc_size",
-		"__assume_aligned", "__cleanup", "__diagnose_as", "__malloc", "__nonstring",
-		"__weak_alias", "__alias", "__copy", "__latent_entropy", "__no_sanitize_or_inline",
-		"__attribute_format__", "__nonnull", "__wur", "__THROW", "__REDIRECT", "__asm_inline",
-		"__malloc_like", "__attr_access", "__attr_dealloc", "__fortified_attr_access",
-		"__nonnull_attribute__", "__format_arg", "__cold", "__section_name", "__ksym",
-		"__guarded_by", "__pt_guarded_by", "__must_check_fn", "__retain",
+	static const Word names[] = {
+		W("__aligned"), W("__section"), W("__printf"), W("__scanf"), W("__acquires"), W("__releases"),
+		W("__must_hold"), W("__cond_acquires"), W("__cond_releases"), W("__counted_by"), W("__alloc_size"),
+		W("__assume_aligned"), W("__cleanup"), W("__diagnose_as"), W("__malloc"), W("__nonstring"),
+		W("__weak_alias"), W("__alias"), W("__copy"), W("__latent_entropy"), W("__no_sanitize_or_inline"),
+		W("__attribute_format__"), W("__nonnull"), W("__wur"), W("__THROW"), W("__REDIRECT"), W("__asm_inline"),
+		W("__malloc_like"), W("__attr_access"), W("__attr_dealloc"), W("__fortified_attr_access"),
+		W("__nonnull_attribute__"), W("__format_arg"), W("__cold"), W("__section_name"), W("__ksym"),
+		W("__guarded_by"), W("__pt_guarded_by"), W("__must_check_fn"), W("__retain"),
 	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strlen(names[i]) == n && !memcmp(names[i], p, n))
-			return true;
-	return false;
+	return in_words(names, sizeof(names) / sizeof(names[0]), p, n);
 }
 
 /* Attribute macros written without arguments ("extern int x __read_mostly;",
  * "struct foo __rcu *p"): never the declared name when another is there. */
 static bool attr_word(const char *p, uint32_t n)
 {
-	static const char *const names[] = {
-		"__read_mostly", "__ro_after_init", "__initdata", "__initconst", "__exitdata",
-		"__init", "__exit", "__cacheline_aligned", "__cacheline_aligned_in_smp",
-		"____cacheline_aligned", "____cacheline_aligned_in_smp", "__page_aligned_data",
-		"__page_aligned_bss", "__percpu", "__user", "__iomem", "__rcu", "__force", "__bitwise",
-		"__maybe_unused", "__always_unused", "__used", "__weak", "__visible", "__packed",
-		"__must_check", "__cold", "__hot", "__pure", "__noreturn", "__always_inline",
-		"__noinline", "__attribute_const__", "__initdata_or_module", "__init_or_module",
-		"__meminit", "__meminitdata", "__refdata", "__ref", "__nocfi", "noinstr", "__noinstr",
-		"__latent_entropy", "__randomize_layout", "__no_randomize_layout", "__designated_init",
-		"__jiffy_data", "__jiffy_arch_data", "__lsm_ro_after_init", "__aligned_largest",
-		"__THROW", "__wur", "__attribute_pure__", "__attribute_malloc__", "__init_memblock",
-		"__kprobes", "__sched", "__lockfunc", "__irq_entry", "__softirq_entry", "asmlinkage",
-		"__ksym", "__kconfig", "__weak_ref", "__nonstring", "__data_racy", "__private",
-		"__safe", "__nocast", "__kernel", "__user_ptr", "__iomem_ptr", "__bpf_kfunc",
-		"notrace", "__notrace", "__flatten", "__no_kcsan", "__no_sanitize_address",
-		"__section_bss", "__initdata_memblock", "__refconst", "__exit_call", "__initcall",
+	static const Word names[] = {
+		W("__read_mostly"), W("__ro_after_init"), W("__initdata"), W("__initconst"), W("__exitdata"),
+		W("__init"), W("__exit"), W("__cacheline_aligned"), W("__cacheline_aligned_in_smp"),
+		W("____cacheline_aligned"), W("____cacheline_aligned_in_smp"), W("__page_aligned_data"),
+		W("__page_aligned_bss"), W("__percpu"), W("__user"), W("__iomem"), W("__rcu"), W("__force"), W("__bitwise"),
+		W("__maybe_unused"), W("__always_unused"), W("__used"), W("__weak"), W("__visible"), W("__packed"),
+		W("__must_check"), W("__cold"), W("__hot"), W("__pure"), W("__noreturn"), W("__always_inline"),
+		W("__noinline"), W("__attribute_const__"), W("__initdata_or_module"), W("__init_or_module"),
+		W("__meminit"), W("__meminitdata"), W("__refdata"), W("__ref"), W("__nocfi"), W("noinstr"), W("__noinstr"),
+		W("__latent_entropy"), W("__randomize_layout"), W("__no_randomize_layout"), W("__designated_init"),
+		W("__jiffy_data"), W("__jiffy_arch_data"), W("__lsm_ro_after_init"), W("__aligned_largest"),
+		W("__THROW"), W("__wur"), W("__attribute_pure__"), W("__attribute_malloc__"), W("__init_memblock"),
+		W("__kprobes"), W("__sched"), W("__lockfunc"), W("__irq_entry"), W("__softirq_entry"), W("asmlinkage"),
+		W("__ksym"), W("__kconfig"), W("__weak_ref"), W("__nonstring"), W("__data_racy"), W("__private"),
+		W("__safe"), W("__nocast"), W("__kernel"), W("__user_ptr"), W("__iomem_ptr"), W("__bpf_kfunc"),
+		W("notrace"), W("__notrace"), W("__flatten"), W("__no_kcsan"), W("__no_sanitize_address"),
+		W("__section_bss"), W("__initdata_memblock"), W("__refconst"), W("__exit_call"), W("__initcall"),
 	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strlen(names[i]) == n && !memcmp(names[i], p, n))
-			return true;
-	return false;
+	return in_words(names, sizeof(names) / sizeof(names[0]), p, n);
 }
 
 static bool is_decl_macro(const char *p, uint32_t n)
@@ -294,32 +304,36 @@ typedef struct {
 	DeclScratch *s;
 } D;
 
-static bool ident_start(char c)
+/* Bit 1: starts an identifier; bit 2: continues one. */
+static const uint8_t ident_class[256] = {
+	['$'] = 3, ['_'] = 3,
+	['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2,
+	['5'] = 2, ['6'] = 2, ['7'] = 2, ['8'] = 2, ['9'] = 2,
+	['A'] = 3, ['B'] = 3, ['C'] = 3, ['D'] = 3, ['E'] = 3, ['F'] = 3, ['G'] = 3,
+	['H'] = 3, ['I'] = 3, ['J'] = 3, ['K'] = 3, ['L'] = 3, ['M'] = 3, ['N'] = 3,
+	['O'] = 3, ['P'] = 3, ['Q'] = 3, ['R'] = 3, ['S'] = 3, ['T'] = 3, ['U'] = 3,
+	['V'] = 3, ['W'] = 3, ['X'] = 3, ['Y'] = 3, ['Z'] = 3,
+	['a'] = 3, ['b'] = 3, ['c'] = 3, ['d'] = 3, ['e'] = 3, ['f'] = 3, ['g'] = 3,
+	['h'] = 3, ['i'] = 3, ['j'] = 3, ['k'] = 3, ['l'] = 3, ['m'] = 3, ['n'] = 3,
+	['o'] = 3, ['p'] = 3, ['q'] = 3, ['r'] = 3, ['s'] = 3, ['t'] = 3, ['u'] = 3,
+	['v'] = 3, ['w'] = 3, ['x'] = 3, ['y'] = 3, ['z'] = 3,
+};
+
+static inline bool ident_start(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$';
+	return ident_class[(unsigned char)c] & 1;
 }
 
-static bool ident_char(char c)
+static inline bool ident_char(char c)
 {
-	return ident_start(c) || (c >= '0' && c <= '9');
-}
-
-static int splice(const char *p, const char *end)
-{
-	if (p[0] != '\\' || p + 1 >= end)
-		return 0;
-	if (p[1] == '\n')
-		return 2;
-	if (p[1] == '\r' && p + 2 < end && p[2] == '\n')
-		return 3;
-	return 0;
+	return ident_class[(unsigned char)c] & 2;
 }
 
 static void skip_literal(D *d)
 {
 	char q = *d->p++;
 	while (d->p < d->end) {
-		int sp = splice(d->p, d->end);
+		int sp = splice_len(d->p, d->end);
 		if (sp) {
 			d->p += sp;
 			d->line++;
@@ -357,32 +371,19 @@ static Tok scan(D *d)
 			d->p++;
 			continue;
 		}
-		int sp = splice(d->p, d->end);
+		int sp = splice_len(d->p, d->end);
 		if (sp) {
 			d->p += sp;
 			d->line++;
 			continue;
 		}
 		if (c == '/' && d->p + 1 < d->end && d->p[1] == '*') {
-			d->p += 2;
-			while (d->p < d->end && !(d->p[0] == '*' && d->p + 1 < d->end && d->p[1] == '/')) {
-				if (*d->p == '\n')
-					d->line++;
-				d->p++;
-			}
-			d->p = d->p + 2 < d->end ? d->p + 2 : d->end;
+			bool closed; /* unterminated: lex.c reports it */
+			d->p = block_comment_end(d->p + 2, d->end, &d->line, &closed);
 			continue;
 		}
 		if (c == '/' && d->p + 1 < d->end && d->p[1] == '/') {
-			while (d->p < d->end && *d->p != '\n') {
-				int s2 = splice(d->p, d->end);
-				if (s2) {
-					d->p += s2;
-					d->line++;
-				} else {
-					d->p++;
-				}
-			}
+			d->p = line_comment_end(d->p + 2, d->end, &d->line);
 			continue;
 		}
 		if (c == '#' && d->bol && !d->in_directive) {

@@ -72,7 +72,7 @@ enum PragmaKind {
 			    * parentheses (an X-macro table), never removable */
 };
 
-#define SYMBOLS_VERSION 5
+#define SYMBOLS_VERSION 6
 
 typedef struct {
 	uint32_t size; /* bytes of the whole block, a multiple of 8 */

@@ -18,10 +18,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
+#include "text.h"
 #include "util.h"
 
 enum { C_ORD, C_NL, C_WS, C_SLASH, C_QUOTE, C_HASH, C_BSLASH, C_NUL };
@@ -69,91 +67,21 @@ static void note_nul(Lexer *lx)
 	}
 }
 
-/* Is p at a backslash-newline?  Returns its length (0 if not). */
-static inline int splice_len(const char *p, const char *end)
-{
-	if (p[0] != '\\' || p + 1 >= end)
-		return 0;
-	if (p[1] == '\n')
-		return 2;
-	if (p[1] == '\r' && p + 2 < end && p[2] == '\n')
-		return 3;
-	return 0;
-}
-
-/* Set bits of a 16-bit mask.  __builtin_popcount is a libgcc call on the
- * x86-64 baseline (no POPCNT instruction), and this runs every 16 bytes. */
-static inline uint32_t popcount16(unsigned x)
-{
-	x = x - ((x >> 1) & 0x5555u);
-	x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
-	x = (x + (x >> 4)) & 0x0f0fu;
-	return (x + (x >> 8)) & 0x1fu;
-}
-
-/* Newlines in [p, stop). */
-static uint32_t count_newlines(const char *p, const char *stop)
-{
-	uint32_t n = 0;
-#if defined(__SSE2__)
-	const __m128i nl = _mm_set1_epi8('\n');
-	for (; stop - p >= 16; p += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		n += popcount16((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)));
-	}
-#endif
-	for (; p < stop; p++)
-		n += *p == '\n';
-	return n;
-}
-
 /* p is just past the opening slash-star. */
 static const char *skip_block_comment(Lexer *lx, const char *p)
 {
 	uint32_t start = lx->line;
-	const char *end = lx->end;
-	while (p < end) {
-		const char *q = memchr(p, '*', (size_t)(end - p));
-		const char *stop = q ? q : end;
-		lx->line += count_newlines(p, stop);
-		if (!q)
-			break;
-		p = q + 1;
-		if (p < end && *p == '/')
-			return p + 1;
-		/* a splice between '*' and '/' still closes the comment */
-		int n;
-		while ((n = splice_len(p, end)) > 0) {
-			lx->line++;
-			p += n;
-		}
-		if (p < end && *p == '/')
-			return p + 1;
-	}
-	add_error(lx, FE_UNTERMINATED_COMMENT, start);
-	return end;
+	bool closed;
+	p = block_comment_end(p, lx->end, &lx->line, &closed);
+	if (!closed)
+		add_error(lx, FE_UNTERMINATED_COMMENT, start);
+	return p;
 }
 
 /* p is just past the two slashes; stops at the ending newline. */
 static const char *skip_line_comment(Lexer *lx, const char *p)
 {
-	const char *end = lx->end;
-	while (p < end) {
-		const char *q = memchr(p, '\n', (size_t)(end - p));
-		if (!q)
-			return end;
-		/* backslash-newline continues a // comment */
-		const char *b = q;
-		if (b > p && b[-1] == '\r')
-			b--;
-		if (b > p && b[-1] == '\\') {
-			lx->line++;
-			p = q + 1;
-			continue;
-		}
-		return q;
-	}
-	return end;
+	return line_comment_end(p, lx->end, &lx->line);
 }
 
 static const char *scan_literal(Lexer *lx, const char *p, size_t *n);

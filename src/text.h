@@ -1,0 +1,102 @@
+/*
+ * text.h — byte-level scanning shared by the two tokenizers (lex.c reads
+ * directives, decl.c declarations): line splices, newline counts and the
+ * ends of comments.  Inline, as they run over every byte of a tree.
+ */
+#ifndef HDRSLIM_TEXT_H
+#define HDRSLIM_TEXT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* Is p at a backslash-newline?  Returns its length (0 if not). */
+static inline int splice_len(const char *p, const char *end)
+{
+	if (p[0] != '\\' || p + 1 >= end)
+		return 0;
+	if (p[1] == '\n')
+		return 2;
+	if (p[1] == '\r' && p + 2 < end && p[2] == '\n')
+		return 3;
+	return 0;
+}
+
+/* Set bits of a 16-bit mask.  __builtin_popcount is a libgcc call on the
+ * x86-64 baseline (no POPCNT instruction), and this runs every 16 bytes. */
+static inline uint32_t popcount16(unsigned x)
+{
+	x = x - ((x >> 1) & 0x5555u);
+	x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+	x = (x + (x >> 4)) & 0x0f0fu;
+	return (x + (x >> 8)) & 0x1fu;
+}
+
+/* Newlines in [p, stop). */
+static inline uint32_t count_newlines(const char *p, const char *stop)
+{
+	uint32_t n = 0;
+#if defined(__SSE2__)
+	const __m128i nl = _mm_set1_epi8('\n');
+	for (; stop - p >= 16; p += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		n += popcount16((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)));
+	}
+#endif
+	for (; p < stop; p++)
+		n += *p == '\n';
+	return n;
+}
+
+/* p is just past a comment's opening slash-star: returns just past its
+ * closing star-slash (a splice between the two still closes it), or end
+ * with *closed false; the newlines on the way are added to *line. */
+static inline const char *block_comment_end(const char *p, const char *end, uint32_t *line, bool *closed)
+{
+	*closed = true;
+	while (p < end) {
+		const char *q = memchr(p, '*', (size_t)(end - p));
+		const char *stop = q ? q : end;
+		*line += count_newlines(p, stop);
+		if (!q)
+			break;
+		p = q + 1;
+		if (p < end && *p == '/')
+			return p + 1;
+		int n;
+		while ((n = splice_len(p, end)) > 0) {
+			(*line)++;
+			p += n;
+		}
+		if (p < end && *p == '/')
+			return p + 1;
+	}
+	*closed = false;
+	return end;
+}
+
+/* p is just past "//": the newline that ends the comment (a backslash
+ * before a newline continues it, counted in *line), or end. */
+static inline const char *line_comment_end(const char *p, const char *end, uint32_t *line)
+{
+	while (p < end) {
+		const char *q = memchr(p, '\n', (size_t)(end - p));
+		if (!q)
+			return end;
+		const char *b = q;
+		if (b > p && b[-1] == '\r')
+			b--;
+		if (b > p && b[-1] == '\\') {
+			(*line)++;
+			p = q + 1;
+			continue;
+		}
+		return q;
+	}
+	return end;
+}
+
+#endif
