@@ -181,6 +181,9 @@ static struct {
 	const char *w;
 	uint8_t len, k;
 } kw_table[KW_SLOTS];
+/* by first byte: bit n set when a keyword of n bytes starts with it, so
+ * that most identifiers are turned away without hashing them */
+static uint32_t kw_lengths[256];
 static pthread_once_t kw_once = PTHREAD_ONCE_INIT;
 
 static uint32_t kw_hash(const char *p, uint32_t n)
@@ -201,12 +204,13 @@ static void kw_init(void)
 		kw_table[j].w = words[i].w;
 		kw_table[j].len = (uint8_t)n;
 		kw_table[j].k = (uint8_t)words[i].k;
+		kw_lengths[(unsigned char)words[i].w[0]] |= 1u << n;
 	}
 }
 
 static int classify(const char *p, uint32_t n)
 {
-	if (n < 2 || n > 28)
+	if (n < 2 || n > 28 || !(kw_lengths[(unsigned char)p[0]] >> n & 1))
 		return KW_NONE;
 	for (uint32_t j = kw_hash(p, n) & (KW_SLOTS - 1); kw_table[j].w; j = (j + 1) & (KW_SLOTS - 1))
 		if (kw_table[j].len == n && !memcmp(kw_table[j].w, p, n))
@@ -351,6 +355,7 @@ static void skip_literal(D *d)
 }
 
 static void directive(D *d);
+static void comment_pragma(DeclScratch *s, const char *p, const char *end, uint32_t line);
 
 /* The next raw token; handles whitespace, comments and directive lines. */
 static Tok scan(D *d)
@@ -379,10 +384,12 @@ static Tok scan(D *d)
 		}
 		if (c == '/' && d->p + 1 < d->end && d->p[1] == '*') {
 			bool closed; /* unterminated: lex.c reports it */
+			comment_pragma(d->s, d->p + 2, d->end, d->line);
 			d->p = block_comment_end(d->p + 2, d->end, &d->line, &closed);
 			continue;
 		}
 		if (c == '/' && d->p + 1 < d->end && d->p[1] == '/') {
+			comment_pragma(d->s, d->p + 2, d->end, d->line);
 			d->p = line_comment_end(d->p + 2, d->end, &d->line);
 			continue;
 		}
@@ -1431,57 +1438,46 @@ static void pragma_header(DeclScratch *s, SymEntry *e, const char *p, const char
 
 /*
  * IWYU pragmas and hdrslim's own, in comments: "// IWYU pragma: keep",
- * "/" "* hdrslim: keep *" "/".  Found by a search for the two markers (rare
- * in most trees, so cheap), each accepted only right after a comment
- * opener on its line.
+ * "/" "* hdrslim: keep *" "/", each accepted only right after the comment's
+ * opener (blanks aside).  The tokenizer calls this at every comment it
+ * skips (p just past the opener), so a marker inside a string is none.
  */
-static void find_pragmas(DeclScratch *s, const char *buf, size_t len)
+static void comment_pragma(DeclScratch *s, const char *p, const char *end, uint32_t line)
 {
-	static const char *const markers[] = {"IWYU pragma:", "hdrslim:"};
-	for (int m = 0; m < 2; m++) {
-		size_t mlen = strlen(markers[m]);
-		const char *p = buf, *end = buf + len, *counted = buf;
-		uint32_t line = 1;
-		while ((p = memmem(p, (size_t)(end - p), markers[m], mlen)) != NULL) {
-			for (; counted < p; counted++)
-				line += *counted == '\n';
-			const char *q = p;
-			while (q > buf && (q[-1] == ' ' || q[-1] == '\t'))
-				q--;
-			bool in_comment = q - buf >= 2 && q[-2] == '/' && (q[-1] == '/' || q[-1] == '*');
-			p += mlen;
-			if (!in_comment)
-				continue;
-			const char *a = p;
-			skip_blanks(&a, end);
-			SymEntry e = {.line = line};
-			if (word_at(&a, end, "keep"))
-				e.kind = PR_KEEP;
-			else if (word_at(&a, end, "export"))
-				e.kind = PR_EXPORT;
-			else if (m == 0 && word_at(&a, end, "begin_exports"))
-				e.kind = PR_BEGIN_EXPORTS;
-			else if (m == 0 && word_at(&a, end, "end_exports"))
-				e.kind = PR_END_EXPORTS;
-			else if (m == 0 && word_at(&a, end, "private")) {
-				e.kind = PR_PRIVATE;
-				skip_blanks(&a, end);
-				if (a < end && *a == ',') {
-					a++;
-					skip_blanks(&a, end);
-					if (word_at(&a, end, "include"))
-						pragma_header(s, &e, a, end);
-				}
-			} else if (m == 0 && word_at(&a, end, "no_include")) {
-				e.kind = PR_NO_INCLUDE;
-				pragma_header(s, &e, a, end);
-				if (!e.name_len)
-					continue;
-			} else
-				continue;
-			vec_push(&s->pragmas, e);
+	skip_blanks(&p, end);
+	bool iwyu = word_at(&p, end, "IWYU") && (skip_blanks(&p, end), word_at(&p, end, "pragma"));
+	if (!iwyu && !word_at(&p, end, "hdrslim"))
+		return;
+	if (p >= end || *p != ':')
+		return;
+	p++;
+	skip_blanks(&p, end);
+	SymEntry e = {.line = line};
+	if (word_at(&p, end, "keep"))
+		e.kind = PR_KEEP;
+	else if (word_at(&p, end, "export"))
+		e.kind = PR_EXPORT;
+	else if (iwyu && word_at(&p, end, "begin_exports"))
+		e.kind = PR_BEGIN_EXPORTS;
+	else if (iwyu && word_at(&p, end, "end_exports"))
+		e.kind = PR_END_EXPORTS;
+	else if (iwyu && word_at(&p, end, "private")) {
+		e.kind = PR_PRIVATE;
+		skip_blanks(&p, end);
+		if (p < end && *p == ',') {
+			p++;
+			skip_blanks(&p, end);
+			if (word_at(&p, end, "include"))
+				pragma_header(s, &e, p, end);
 		}
-	}
+	} else if (iwyu && word_at(&p, end, "no_include")) {
+		e.kind = PR_NO_INCLUDE;
+		pragma_header(s, &e, p, end);
+		if (!e.name_len)
+			return;
+	} else
+		return;
+	vec_push(&s->pragmas, e);
 }
 
 /* ---- entry points ---- */
@@ -1523,7 +1519,6 @@ Symbols *decl_file_live(const char *buf, size_t len, const Facts *f, DeclScratch
 	D d = {.p = buf, .end = buf + len, .line = 1, .bol = true, .s = s};
 	while (peek(&d).kind != T_EOF)
 		parse_external(&d);
-	find_pragmas(s, buf, len);
 	size_t nent = (size_t)(s->prov.n + s->uses.n + s->pragmas.n);
 	size_t size = sizeof(Symbols) + nent * sizeof(SymEntry) + (size_t)s->strs.n;
 	size = (size + 7) & ~(size_t)7; /* cacheable: blocks are 8-byte aligned */
