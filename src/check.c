@@ -851,6 +851,7 @@ typedef struct {
 	int n;
 	VEC(RootEdge) redges;
 	IntVec lab1, lab2, stack;
+	IntVec lab_pairs;    /* two_labels' scratch: both labels of a node together */
 	/* The same over edges that are there in every configuration (union
 	 * mode): a removal is safe only if what it takes away still comes
 	 * for certain some other way. */
@@ -937,10 +938,14 @@ static int cmp_redge(const void *a, const void *b)
  * reach v over the successor lists off/succ; with cond (the edges under
  * an #if of unknown value), over the other edges only: the lines that
  * bring v for certain. */
-static void two_labels(Root *r, const int *off, const int *succ, const uint8_t *cond, IntVec *l1, IntVec *l2)
+static inline __attribute__((always_inline)) void two_labels_in(Root *r, const int *off, const int *succ,
+								const uint8_t *cond, IntVec *l1, IntVec *l2)
 {
-	ivec_fill(l1, r->n, -1);
-	ivec_fill(l2, r->n, -1);
+	/* both labels of a node side by side: one cache line per look */
+	int n = r->n;
+	vec_grow(&r->lab_pairs, 2 * n + 2);
+	int (*lab)[2] = (int (*)[2])(void *)r->lab_pairs.v;
+	memset(lab, -1, (size_t)n * sizeof(*lab));
 	for (int e = 0; e < r->redges.n; e++) {
 		if (cond && r->redges.v[e].cond)
 			continue;
@@ -948,20 +953,41 @@ static void two_labels(Root *r, const int *off, const int *succ, const uint8_t *
 		vec_push(&r->stack, r->redges.v[e].node);
 		while (r->stack.n) {
 			int v = r->stack.v[--r->stack.n];
-			if (v == 0 || l1->v[v] == e || l2->v[v] >= 0)
+			int *lv = lab[v];
+			if (v == 0 || lv[0] == e || lv[1] >= 0)
 				continue;
-			if (l1->v[v] < 0)
-				l1->v[v] = e;
+			if (lv[0] < 0)
+				lv[0] = e;
 			else
-				l2->v[v] = e;
+				lv[1] = e;
 			vec_grow(&r->stack, r->stack.n + (off[v + 1] - off[v]));
 			for (int k = off[v]; k < off[v + 1]; k++) {
 				int w = succ[k]; /* pushed only when it still takes a label */
-				if (w > 0 && l1->v[w] != e && l2->v[w] < 0 && !(cond && cond[k]))
+				if (w <= 0 || (cond && cond[k]))
+					continue;
+				if (lab[w][0] != e && lab[w][1] < 0)
 					r->stack.v[r->stack.n++] = w;
 			}
 		}
 	}
+	vec_grow(l1, n);
+	vec_grow(l2, n);
+	l1->n = l2->n = n;
+	for (int v = 0; v < n; v++) {
+		l1->v[v] = lab[v][0];
+		l2->v[v] = lab[v][1];
+	}
+}
+
+static void two_labels(Root *r, const int *off, const int *succ, IntVec *l1, IntVec *l2)
+{
+	two_labels_in(r, off, succ, NULL, l1, l2);
+}
+
+static void two_labels_certain(Root *r, const int *off, const int *succ, const uint8_t *cond, IntVec *l1,
+			       IntVec *l2)
+{
+	two_labels_in(r, off, succ, cond, l1, l2);
 }
 
 static void label(Root *r, const Facts *ff)
@@ -979,10 +1005,10 @@ static void label(Root *r, const Facts *ff)
 	}
 	if (r->redges.n > 1)
 		qsort(r->redges.v, (size_t)r->redges.n, sizeof(RootEdge), cmp_redge);
-	two_labels(r, g->succ_off.v, g->succ.v, NULL, &r->lab1, &r->lab2);
+	two_labels(r, g->succ_off.v, g->succ.v, &r->lab1, &r->lab2);
 	/* certain labels: unconditional edges only (the root's conditional
 	 * lines start none; node 0 is never walked through) */
-	two_labels(r, g->succ_off.v, g->succ.v, g->succ_cond.v, &r->cert1, &r->cert2);
+	two_labels_certain(r, g->succ_off.v, g->succ.v, g->succ_cond.v, &r->cert1, &r->cert2);
 }
 
 static void root_free(Root *r)
@@ -991,6 +1017,7 @@ static void root_free(Root *r)
 	vec_free(&r->redges);
 	vec_free(&r->lab1);
 	vec_free(&r->lab2);
+	vec_free(&r->lab_pairs);
 	vec_free(&r->cert1);
 	vec_free(&r->cert2);
 	vec_free(&r->stack);
