@@ -2369,10 +2369,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 		const SymEntry *pe = &sym_provides(rsy)[k];
 		if (pe->kind != SK_FUNC_DEF)
 			continue;
-		int id = name_id(ck->names, sym_name(rsy, pe), pe->name_len, false, false);
-		if (id < 0)
-			continue;
-		EffUse e = {id, UF_PROTO, pe->line, -1, -1, 0};
+		EffUse e = {ck->fprov[ck->fprov_off[file] + (int)k], UF_PROTO, pe->line, -1, -1, 0};
 		vec_push(&eff, e);
 	}
 	int nre = r->redges.n;
