@@ -53,6 +53,8 @@ struct DeclScratch {
 	VEC(char) strs;
 	Slot *slots;
 	uint32_t nslots, nused;
+	VEC(uint32_t) filled; /* the slots in use: all a new file must clear (the
+			       * table keeps the size of the largest file seen) */
 	VEC(Tok) stmt;
 	VEC(Local) locals;
 };
@@ -105,6 +107,7 @@ static void grow_slots(DeclScratch *s)
 	Slot *ns = xmalloc(n * sizeof(Slot));
 	for (uint32_t i = 0; i < n; i++)
 		ns[i].idx = -1;
+	s->filled.n = 0;
 	for (uint32_t i = 0; i < s->nslots; i++) {
 		if (s->slots[i].idx < 0)
 			continue;
@@ -112,6 +115,7 @@ static void grow_slots(DeclScratch *s)
 		while (ns[j].idx >= 0)
 			j = (j + 1) & (n - 1);
 		ns[j] = s->slots[i];
+		vec_push(&s->filled, j);
 	}
 	free(s->slots);
 	s->slots = ns;
@@ -139,6 +143,7 @@ static void use(DeclScratch *s, const char *p, uint32_t n, int flags, uint32_t l
 	}
 	SymEntry e = {.name_off = add_str(s, p, n), .name_len = (uint16_t)n, .flags = (uint8_t)flags, .line = line};
 	s->slots[j] = (Slot){.hash = h, .idx = s->uses.n};
+	vec_push(&s->filled, j);
 	s->nused++;
 	vec_push(&s->uses, e);
 }
@@ -1499,6 +1504,7 @@ void decl_scratch_free(DeclScratch *s)
 	vec_free(&s->stmt);
 	vec_free(&s->locals);
 	free(s->slots);
+	vec_free(&s->filled);
 	free(s);
 }
 
@@ -1511,8 +1517,9 @@ Symbols *decl_file_live(const char *buf, size_t len, const Facts *f, DeclScratch
 			const uint32_t *dead, int ndead)
 {
 	s->prov.n = s->uses.n = s->pragmas.n = s->strs.n = s->stmt.n = s->locals.n = 0;
-	for (uint32_t i = 0; i < s->nslots; i++)
-		s->slots[i].idx = -1;
+	for (int i = 0; i < s->filled.n; i++)
+		s->slots[s->filled.v[i]].idx = -1;
+	s->filled.n = 0;
 	s->nused = 0;
 	if (f)
 		directive_facts(s, f, dead, ndead);
