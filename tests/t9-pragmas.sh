@@ -160,15 +160,21 @@ test_expect_success 'an #include inside an initializer is never reported' '
 
 # ---- a .c file included by a .c file --------------------------------------
 
+# needed_and_kept HEADER: a.c (here) compiles, and not without its line
+# naming HEADER; hdrslim reports no include of it removable.
+needed_and_kept () {
+	compiles a.c &&
+	sed "/\"$1\"/d" a.c >a2.c && ! compiles a2.c 2>/dev/null && rm a2.c &&
+	hdrslim check --kinds=unused,redundant,replaceable . a.c >out &&
+	test_must_be_empty out
+}
+
 test_expect_success 'an include used only by an included .c file is kept' '
 	rm -rf cc && mkdir cc && cd cc &&
 	printf "#ifndef B_H\n#define B_H\nint b_fn(void);\n#endif\n" >b.h &&
 	printf "static int helper(void) { return b_fn(); }\n" >part.c &&
 	printf "#include \"b.h\"\n#include \"part.c\"\nint main(void) { return helper(); }\n" >a.c &&
-	compiles a.c &&
-	sed "/b.h/d" a.c >a2.c && ! compiles a2.c 2>/dev/null && rm a2.c &&
-	hdrslim check --kinds=unused,redundant,replaceable . a.c >out &&
-	test_must_be_empty out
+	needed_and_kept b.h
 '
 
 # b.h comes first through c.h and d.h, both under #if (and kept): only
@@ -180,10 +186,7 @@ test_expect_success 'an include an included .c file needs is kept when others br
 	printf "#ifndef D_H\n#define D_H\n#ifdef WITH_B\n#include \"b.h\"\n#endif\n#endif\n" >d.h &&
 	printf "static int helper(void) { return b_fn(); }\n" >part.c &&
 	printf "#include \"c.h\" /* hdrslim: keep */\n#include \"d.h\" /* hdrslim: keep */\n#include \"b.h\"\n#include \"part.c\"\nint main(void) { return helper(); }\n" >a.c &&
-	compiles a.c &&
-	sed "/\"b.h\"/d" a.c >a2.c && ! compiles a2.c 2>/dev/null && rm a2.c &&
-	hdrslim check --kinds=unused,redundant,replaceable . a.c >out &&
-	test_must_be_empty out
+	needed_and_kept b.h
 '
 
 test_expect_success 'an include an included .c file needs for a pasted name is kept' '
@@ -191,10 +194,7 @@ test_expect_success 'an include an included .c file needs for a pasted name is k
 	printf "#ifndef A_H\n#define A_H\n#define DEFINE_GETTER(n) static inline int get_##n(void) { return 1; }\nDEFINE_GETTER(foo)\n#endif\n" >a.h &&
 	printf "static int helper(void) { return get_foo(); }\n" >part.c &&
 	printf "#include \"a.h\"\n#include \"part.c\"\nint main(void) { return helper(); }\n" >a.c &&
-	compiles a.c &&
-	sed "/a.h/d" a.c >a2.c && ! compiles a2.c 2>/dev/null && rm a2.c &&
-	hdrslim check --kinds=unused,redundant,replaceable . a.c >out &&
-	test_must_be_empty out
+	needed_and_kept a.h
 '
 
 # ---- a header that declares what the file defines -------------------------
