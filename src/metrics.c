@@ -24,6 +24,9 @@ struct DomScratch {
 	int *po, *idom, *cand, *seed;
 	IntVec back; /* pairs u, w of the edges that close cycles */
 	long passes;
+	/* dom_preorder: predecessors (CSR), DFS parents, semidominators,
+	 * the linked forest and its labels, and a stack for compress */
+	IntVec poff, pred, parent, semi, anc, label, stack;
 };
 
 DomScratch *dom_new(void)
@@ -40,6 +43,13 @@ void dom_free(DomScratch *d)
 	free(d->cand);
 	free(d->seed);
 	vec_free(&d->back);
+	vec_free(&d->poff);
+	vec_free(&d->pred);
+	vec_free(&d->parent);
+	vec_free(&d->semi);
+	vec_free(&d->anc);
+	vec_free(&d->label);
+	vec_free(&d->stack);
 	free(d);
 }
 
@@ -56,7 +66,104 @@ static inline int intersect(const int *idom, int a, int b)
 	return a;
 }
 
-void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node, uint64_t *weight)
+/* Lengauer-Tarjan's EVAL with path compression: the node of least
+ * semidominator on the forest path from v up to (not including) its
+ * tree's root; v itself when it is a root. */
+static int eval(DomScratch *d, int v)
+{
+	int *anc = d->anc.v, *label = d->label.v;
+	const int *semi = d->semi.v;
+	if (anc[v] < 0)
+		return v;
+	d->stack.n = 0;
+	for (int x = v; anc[anc[x]] >= 0; x = anc[x])
+		vec_push(&d->stack, x);
+	anc = d->anc.v;
+	while (d->stack.n) {
+		int y = d->stack.v[--d->stack.n];
+		if (semi[label[anc[y]]] < semi[label[y]])
+			label[y] = label[anc[y]];
+		anc[y] = anc[anc[y]];
+	}
+	return label[v];
+}
+
+/*
+ * Dominator tree weights when the node numbers are a depth-first preorder
+ * from node 0 over the successor lists (a lean union walk numbers nodes as
+ * its depth-first walk finds them): Semi-NCA, one pass whatever the
+ * cycles.  Every predecessor u < w of w was on the walk's stack when w was
+ * found, so w's tree parent is the greatest of them; semidominators come
+ * in decreasing preorder through EVAL, and each node's dominator is the
+ * nearest common ancestor of its parent and its semidominator in the tree
+ * built so far, in increasing preorder.  A dominator precedes what it
+ * dominates, so weights add up in decreasing order.
+ */
+static void dom_preorder(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node, uint64_t *weight)
+{
+	int n = g->nodes.n;
+	const int *off = g->succ_off.v, *succ = g->succ.v;
+	vec_grow(&d->poff, n + 1);
+	memset(d->poff.v, 0, (size_t)(n + 1) * sizeof(int));
+	int m = 0;
+	for (int v = 0; v < n; v++)
+		for (int j = off[v]; j < off[v + 1]; j++)
+			if (succ[j] > 0) {
+				d->poff.v[succ[j] + 1]++;
+				m++;
+			}
+	for (int v = 0; v < n; v++)
+		d->poff.v[v + 1] += d->poff.v[v];
+	vec_grow(&d->pred, m + 1);
+	vec_grow(&d->parent, n);
+	vec_grow(&d->semi, n);
+	vec_grow(&d->anc, n);
+	vec_grow(&d->label, n);
+	int *poff = d->poff.v, *pred = d->pred.v, *parent = d->parent.v;
+	int *cursor = d->label.v; /* label is set up after */
+	memcpy(cursor, poff, (size_t)n * sizeof(int));
+	for (int w = 0; w < n; w++)
+		parent[w] = -1;
+	for (int v = 0; v < n; v++)
+		for (int j = off[v]; j < off[v + 1]; j++) {
+			int w = succ[j];
+			if (w <= 0)
+				continue;
+			pred[cursor[w]++] = v;
+			if (v < w)
+				parent[w] = v; /* v rises: the last one is the greatest */
+		}
+	for (int w = 0; w < n; w++) {
+		d->semi.v[w] = w;
+		d->anc.v[w] = -1;
+		d->label.v[w] = w;
+	}
+	for (int w = n - 1; w > 0; w--) {
+		int sw = w;
+		for (int k = poff[w]; k < poff[w + 1]; k++) {
+			int v = pred[k];
+			int c = v < w ? v : d->semi.v[eval(d, v)];
+			if (c < sw)
+				sw = c;
+		}
+		d->semi.v[w] = sw;
+		d->anc.v[w] = parent[w];
+	}
+	int *idom = d->semi.v; /* reused: semi[w] is read before idom[w] is written */
+	for (int w = 1; w < n; w++) {
+		int x = parent[w];
+		while (x > idom[w])
+			x = idom[x];
+		idom[w] = x;
+	}
+	for (int i = 0; i < n; i++)
+		weight[i] = lines_of_node[i];
+	for (int w = n - 1; w > 0; w--)
+		weight[idom[w]] += weight[w];
+}
+
+void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node, uint64_t *weight,
+		 bool preorder)
 {
 	int n = g->nodes.n, np = g->post.n;
 	if (n > d->cap) {
@@ -68,6 +175,10 @@ void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node,
 		d->cand = xrealloc(d->cand, (size_t)c * sizeof(int));
 		d->seed = xrealloc(d->seed, (size_t)c * sizeof(int));
 		d->cap = c;
+	}
+	if (preorder) {
+		dom_preorder(d, g, lines_of_node, weight);
+		return;
 	}
 	const int *off = g->succ_off.v, *succ = g->succ.v, *post = g->post.v;
 	int *po = d->po, *idom = d->idom, *cand = d->cand, *seed = d->seed;
@@ -200,7 +311,7 @@ static void *worker(void *arg)
 								      : file_lines(s, g.nodes.v[i]);
 			node_lines = lines.v;
 		}
-		dom_weights(dom, &g, node_lines, weight.v);
+		dom_weights(dom, &g, node_lines, weight.v, g.lines.n == n);
 		if (job->grow) {
 			job_grow(job, s->ft.nfiles);
 			for (int e = 0; e < g.edges.n; e++) {

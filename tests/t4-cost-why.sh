@@ -84,6 +84,32 @@ test_expect_success 'cost: a guarded include cycle does not change dominators' '
 	test "$(field out.json a.h expanded)" = 50
 '
 
+# A cycle entered from two sides (main.c -> a.h -> b.h <-> c.h <- main.c):
+# b.h is reached through a.h and through c.h, so nothing but the TU
+# dominates it, although the walk meets b.h first under a.h.  For each
+# header H, gcc -M with every #include of H deleted says which lines leave.
+test_expect_success 'cost: added through a cycle entered from two sides, as gcc counts it' '
+	rm -rf cyc && mkdir cyc &&
+	printf "#include \"a.h\"\n#include \"c.h\"\nint main(void) { return 0; }\n" >cyc/main.c &&
+	header cyc/a.h 10 "#include \"b.h\"" &&
+	header cyc/b.h 20 "#include \"c.h\"" &&
+	header cyc/c.h 40 "#include \"b.h\"" &&
+	for mode in "" -DEXACT; do
+		hdrslim cost --json --no-cache -nostdinc $mode cyc >out.json &&
+		for h in a.h b.h c.h; do
+			rm -rf cyc.cut && cp -R cyc cyc.cut &&
+			sed -i "/#include \"$h\"/d" cyc.cut/*.c cyc.cut/*.h &&
+			gcc -M -nostdinc -MG cyc/main.c | tr " \\\\" "\n\n" | grep "\.h$" | sort >all &&
+			(cd cyc.cut && gcc -M -nostdinc -MG main.c) | tr " \\\\" "\n\n" | grep "\.h$" | sed "s|^|cyc/|" | sort >kept &&
+			want=$(comm -23 all kept | xargs cat | wc -l) &&
+			got=$(field out.json $h added) &&
+			echo "$mode $h: added $got, gcc $want" &&
+			test "$got" = "$want" || return 1
+		done
+	done &&
+	rm -rf cyc cyc.cut all kept out.json
+'
+
 test_expect_success 'cost: table sorted by --sort, limited by --top' '
 	mktree
 	hdrslim cost --no-cache -nostdinc --sort lines --top 2 tree >out
