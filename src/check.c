@@ -2906,6 +2906,7 @@ void check_run(Check *ck, const int *files, int n, FindingVec *out)
 	Job job = {.ck = ck, .files = headers.v, .n = headers.n, .headers = true};
 	run_parallel(&job, s->pp ? 1 : s->opt->jobs); /* exact walks share one table */
 	vec_free(&headers);
+	phase("check-needs");
 	build_needers(ck);
 	index_needs(ck);
 	build_users(ck);
