@@ -251,6 +251,8 @@ static bool attr_macro(const char *p, uint32_t n)
 		W("__nonnull_attribute__"), W("__format_arg"), W("__cold"), W("__section_name"), W("__ksym"),
 		W("__guarded_by"), W("__pt_guarded_by"), W("__must_check_fn"), W("__retain"),
 	};
+	if (n < 5 || p[0] != '_' || p[1] != '_')
+		return false; /* they all start so; most names do not */
 	return in_words(names, sizeof(names) / sizeof(names[0]), p, n);
 }
 
@@ -276,6 +278,8 @@ static bool attr_word(const char *p, uint32_t n)
 		W("notrace"), W("__notrace"), W("__flatten"), W("__no_kcsan"), W("__no_sanitize_address"),
 		W("__section_bss"), W("__initdata_memblock"), W("__refconst"), W("__exit_call"), W("__initcall"),
 	};
+	if (p[0] != '_' && p[0] != 'a' && p[0] != 'n')
+		return false; /* the first bytes of the words above */
 	return in_words(names, sizeof(names) / sizeof(names[0]), p, n);
 }
 
