@@ -2709,20 +2709,61 @@ void check_free(Check *ck)
 	free(ck);
 }
 
+/* Findings are sorted by path: each file a finding names gets the rank of
+ * its path among them once (ties for equal paths), so that the sorts
+ * compare integers instead of paths with long common prefixes. */
 static Session *sort_session;
+static int *sort_rank; /* by file id; -1 for files no finding names */
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(session_path(sort_session, *(const int *)a), session_path(sort_session, *(const int *)b));
+}
+
+static void rank_paths(Session *s, const FindingVec *fv)
+{
+	int nfiles = s->ft.nfiles;
+	sort_session = s;
+	sort_rank = xrealloc(sort_rank, ((size_t)nfiles + 1) * sizeof(int));
+	memset(sort_rank, -1, ((size_t)nfiles + 1) * sizeof(int));
+	IntVec ids = {0};
+	for (int i = 0; i < fv->n; i++) {
+		int f[2] = {fv->v[i].file, fv->v[i].target};
+		for (int k = 0; k < 2; k++)
+			if (f[k] >= 0 && f[k] < nfiles && sort_rank[f[k]] < 0) {
+				sort_rank[f[k]] = 0;
+				vec_push(&ids, f[k]);
+			}
+	}
+	if (ids.n > 1)
+		qsort(ids.v, (size_t)ids.n, sizeof(int), cmp_path);
+	for (int i = 0; i < ids.n; i++)
+		sort_rank[ids.v[i]] = i > 0 && !cmp_path(&ids.v[i - 1], &ids.v[i]) ? sort_rank[ids.v[i - 1]] : i;
+	vec_free(&ids);
+}
 
 static int cmp_finding(const void *a, const void *b)
 {
 	const Finding *x = a, *y = b;
-	if (x->file != y->file)
-		return strcmp(session_path(sort_session, x->file), session_path(sort_session, y->file));
+	if (x->file != y->file && sort_rank[x->file] != sort_rank[y->file])
+		return sort_rank[x->file] < sort_rank[y->file] ? -1 : 1;
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
 	if (x->kind != y->kind)
 		return x->kind - y->kind;
-	if (x->target != y->target && x->target >= 0 && y->target >= 0)
-		return strcmp(session_path(sort_session, x->target), session_path(sort_session, y->target));
+	if (x->target != y->target && x->target >= 0 && y->target >= 0 && sort_rank[x->target] != sort_rank[y->target])
+		return sort_rank[x->target] < sort_rank[y->target] ? -1 : 1;
 	return x->sym - y->sym;
+}
+
+static void sort_findings(Session *s, FindingVec *fv)
+{
+	if (fv->n < 2)
+		return;
+	rank_paths(s, fv);
+	qsort(fv->v, (size_t)fv->n, sizeof(Finding), cmp_finding);
+	free(sort_rank);
+	sort_rank = NULL;
 }
 
 /* One "missing" finding that fallout implies: fallout k of finding i
@@ -2916,14 +2957,11 @@ void check_run(Check *ck, const int *files, int n, FindingVec *out)
 	*out = job.out;
 	/* sorted first: the threads finish in any order, and which header
 	 * finding reports a missing include must not depend on it */
-	sort_session = s;
-	if (out->n)
-		qsort(out->v, (size_t)out->n, sizeof(Finding), cmp_finding);
+	sort_findings(s, out);
 	if (!ck->strict && wanted(ck, FK_MISSING)) {
 		phase("missing");
 		missing_from_fallout(ck, files, n, out);
-		if (out->n)
-			qsort(out->v, (size_t)out->n, sizeof(Finding), cmp_finding);
+		sort_findings(s, out);
 	}
 }
 
