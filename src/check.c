@@ -129,6 +129,14 @@ static size_t provide_text(const char *s, size_t n, bool tag, char *buf, size_t 
 	return n + 7;
 }
 
+/* The interner's hash of a name's interned text (0 for a tag name too
+ * long to intern), for lookups whose table slots are fetched ahead. */
+static uint32_t name_hash(const char *s, size_t n, bool tag, char *buf, size_t cap)
+{
+	n = provide_text(s, n, tag, buf, cap, &s);
+	return n == (size_t)-1 ? 0 : intern_hash(s, n);
+}
+
 static int name_id(Interner *in, const char *s, size_t n, bool tag, bool add)
 {
 	char buf[300];
@@ -512,9 +520,7 @@ static void *uses_worker(void *arg)
 			vec_grow(&hash, (int)sy->nuses);
 			for (uint32_t k = 0; k < sy->nuses; k++) {
 				const SymEntry *e = &sym_uses(sy)[k];
-				const char *t;
-				size_t n = provide_text(sym_name(sy, e), e->name_len, e->flags & UF_TAG, buf, sizeof(buf), &t);
-				hash.v[k] = n == (size_t)-1 ? 0 : intern_hash(t, n);
+				hash.v[k] = name_hash(sym_name(sy, e), e->name_len, e->flags & UF_TAG, buf, sizeof(buf));
 			}
 			enum { AHEAD = 8 };
 			for (uint32_t k = 0; k < sy->nuses; k++) {
@@ -586,9 +592,8 @@ static void *hash_worker(void *arg)
 			const Symbols *sy = job->syms[job->files[i]];
 			for (uint32_t k = 0; sy && k < sy->nprovides; k++) {
 				const SymEntry *e = &sym_provides(sy)[k];
-				const char *t;
-				size_t n = provide_text(sym_name(sy, e), e->name_len, sym_is_tag_kind(e->kind), buf, sizeof(buf), &t);
-				job->hash[job->off[i] + (int)k] = n == (size_t)-1 ? 0 : intern_hash(t, n);
+				job->hash[job->off[i] + (int)k] =
+					name_hash(sym_name(sy, e), e->name_len, sym_is_tag_kind(e->kind), buf, sizeof(buf));
 			}
 		}
 	}
@@ -937,9 +942,10 @@ static int cmp_redge(const void *a, const void *b)
 /* l1[v], l2[v]: the first two root lines (in line order) whose includes
  * reach v over the successor lists off/succ; with cond (the edges under
  * an #if of unknown value), over the other edges only: the lines that
- * bring v for certain. */
-static inline __attribute__((always_inline)) void two_labels_in(Root *r, const int *off, const int *succ,
-								const uint8_t *cond, IntVec *l1, IntVec *l2)
+ * bring v for certain.  Always inlined: each call gets its own copy, the
+ * one without cond free of the per-edge test. */
+static inline __attribute__((always_inline)) void two_labels(Root *r, const int *off, const int *succ,
+							     const uint8_t *cond, IntVec *l1, IntVec *l2)
 {
 	/* both labels of a node side by side: one cache line per look */
 	int n = r->n;
@@ -979,17 +985,6 @@ static inline __attribute__((always_inline)) void two_labels_in(Root *r, const i
 	}
 }
 
-static void two_labels(Root *r, const int *off, const int *succ, IntVec *l1, IntVec *l2)
-{
-	two_labels_in(r, off, succ, NULL, l1, l2);
-}
-
-static void two_labels_certain(Root *r, const int *off, const int *succ, const uint8_t *cond, IntVec *l1,
-			       IntVec *l2)
-{
-	two_labels_in(r, off, succ, cond, l1, l2);
-}
-
 static void label(Root *r, const Facts *ff)
 {
 	TuGraph *g = &r->g;
@@ -1005,10 +1000,10 @@ static void label(Root *r, const Facts *ff)
 	}
 	if (r->redges.n > 1)
 		qsort(r->redges.v, (size_t)r->redges.n, sizeof(RootEdge), cmp_redge);
-	two_labels(r, g->succ_off.v, g->succ.v, &r->lab1, &r->lab2);
+	two_labels(r, g->succ_off.v, g->succ.v, NULL, &r->lab1, &r->lab2);
 	/* certain labels: unconditional edges only (the root's conditional
 	 * lines start none; node 0 is never walked through) */
-	two_labels_certain(r, g->succ_off.v, g->succ.v, g->succ_cond.v, &r->cert1, &r->cert2);
+	two_labels(r, g->succ_off.v, g->succ.v, g->succ_cond.v, &r->cert1, &r->cert2);
 }
 
 static void root_free(Root *r)
@@ -2724,7 +2719,7 @@ static void rank_paths(Session *s, const FindingVec *fv)
 {
 	int nfiles = s->ft.nfiles;
 	sort_session = s;
-	sort_rank = xrealloc(sort_rank, ((size_t)nfiles + 1) * sizeof(int));
+	sort_rank = xmalloc(((size_t)nfiles + 1) * sizeof(int));
 	memset(sort_rank, -1, ((size_t)nfiles + 1) * sizeof(int));
 	IntVec ids = {0};
 	for (int i = 0; i < fv->n; i++) {

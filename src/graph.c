@@ -848,6 +848,7 @@ void graph_tu(const Graph *g, const Unit *u, TuGraph *tg, bool lean)
 	dfs(g, chain, tg, &st);
 	if (lean)
 		vec_push(&tg->succ_off, tg->succ.n);
+	tg->dfs_preorder = true;
 	vec_free(&st.v);
 	vec_free(&st.on);
 }

@@ -90,14 +90,14 @@ static int eval(DomScratch *d, int v)
 
 /*
  * Dominator tree weights when the node numbers are a depth-first preorder
- * from node 0 over the successor lists (a lean union walk numbers nodes as
- * its depth-first walk finds them): Semi-NCA, one pass whatever the
- * cycles.  Every predecessor u < w of w was on the walk's stack when w was
- * found, so w's tree parent is the greatest of them; semidominators come
- * in decreasing preorder through EVAL, and each node's dominator is the
- * nearest common ancestor of its parent and its semidominator in the tree
- * built so far, in increasing preorder.  A dominator precedes what it
- * dominates, so weights add up in decreasing order.
+ * from node 0 over the successor lists (TuGraph.dfs_preorder): Semi-NCA,
+ * one pass whatever the cycles.  Every predecessor u < w of w was on the
+ * walk's stack when w was found, so w's tree parent is the greatest of
+ * them; semidominators come in decreasing preorder through EVAL, and each
+ * node's dominator is the nearest common ancestor of its parent and its
+ * semidominator in the tree built so far, in increasing preorder.  A
+ * dominator precedes what it dominates, so weights add up in decreasing
+ * order.
  */
 static void dom_preorder(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node, uint64_t *weight)
 {
@@ -162,8 +162,7 @@ static void dom_preorder(DomScratch *d, const TuGraph *g, const uint32_t *lines_
 		weight[idom[w]] += weight[w];
 }
 
-void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node, uint64_t *weight,
-		 bool preorder)
+void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node, uint64_t *weight)
 {
 	int n = g->nodes.n, np = g->post.n;
 	if (n > d->cap) {
@@ -176,7 +175,7 @@ void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node,
 		d->seed = xrealloc(d->seed, (size_t)c * sizeof(int));
 		d->cap = c;
 	}
-	if (preorder) {
+	if (g->dfs_preorder) {
 		dom_preorder(d, g, lines_of_node, weight);
 		return;
 	}
@@ -311,7 +310,7 @@ static void *worker(void *arg)
 								      : file_lines(s, g.nodes.v[i]);
 			node_lines = lines.v;
 		}
-		dom_weights(dom, &g, node_lines, weight.v, g.lines.n == n);
+		dom_weights(dom, &g, node_lines, weight.v);
 		if (job->grow) {
 			job_grow(job, s->ft.nfiles);
 			for (int e = 0; e < g.edges.n; e++) {

@@ -49,13 +49,11 @@ bool metrics_unpack(Session *s, const char *p, size_t n, CostTable *t);
 
 /* Dominator-tree weights of one TU graph: for every node, the lines that
  * leave the TU if that node's #include edges all go away.  weight must
- * hold g->nodes.n entries; lines_of gives a file's lines.  preorder: the
- * node numbers are a depth-first preorder over the successor lists (a
- * lean union walk's), which allows a one-pass algorithm. */
+ * hold g->nodes.n entries; lines_of gives a file's lines.  A graph in
+ * depth-first preorder (TuGraph.dfs_preorder) takes a one-pass algorithm. */
 typedef struct DomScratch DomScratch;
 DomScratch *dom_new(void);
 void dom_free(DomScratch *d);
-void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node, uint64_t *weight,
-		 bool preorder);
+void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node, uint64_t *weight);
 
 #endif

@@ -37,6 +37,7 @@ void tu_reset(TuGraph *g, int nfiles)
 	g->post.n = 0;
 	g->lines.n = 0;
 	g->dead.n = 0;
+	g->dfs_preorder = false;
 }
 
 void tu_free(TuGraph *g)

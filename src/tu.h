@@ -48,6 +48,11 @@ typedef struct {
 	IntVec succ_dir;
 	VEC(uint8_t) succ_cond;
 	VEC(uint32_t) lines;  /* by node: the file's lines (lean walk only) */
+	/* the node numbers are a depth-first preorder from node 0 over the
+	 * successor lists, every successor explored (the union walk's): each
+	 * predecessor numbered below a node was on the walk's stack when the
+	 * node was found */
+	bool dfs_preorder;
 	/* exact walk: lines of the TU's own file in branches not taken, as
 	 * [from, to) pairs (from = the skipped branch's directive) */
 	VEC(uint32_t) dead;
