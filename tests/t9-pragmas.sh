@@ -145,6 +145,14 @@ test_expect_success 'IWYU pragma: no_include "priv.h" stops the suggestion' '
 	test_must_be_empty out
 '
 
+test_expect_success 'a pragma written inside a string literal is none' '
+	mk_keep "" &&
+	(cd keep && printf "static const char *note = \"// IWYU pragma: begin_exports\";\n#include \"u.h\"\nint main(void) { return note[0]; }\n" >main.c &&
+	 compiles main.c && sed "/u.h/d" main.c >m2.c && compiles m2.c && rm m2.c) &&
+	test_expect_code 1 hdrslim check keep keep/main.c >out &&
+	test_grep "main.c:2: unused: #include \"u.h\"" out
+'
+
 # ---- an include inside a table -------------------------------------------
 
 test_expect_success 'an #include inside an initializer is never reported' '
