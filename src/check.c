@@ -856,7 +856,9 @@ typedef struct {
 	int n;
 	VEC(RootEdge) redges;
 	IntVec lab1, lab2, stack;
-	IntVec lab_pairs;    /* two_labels' scratch: both labels of a node together */
+	IntVec lab_pairs;    /* label_closure's scratch: a node's pair of labels and
+			      * of certain labels together */
+	IntVec back;         /* label_closure: edges that close a cycle */
 	/* The same over edges that are there in every configuration (union
 	 * mode): a removal is safe only if what it takes away still comes
 	 * for certain some other way. */
@@ -939,49 +941,113 @@ static int cmp_redge(const void *a, const void *b)
 	return x->dir - y->dir;
 }
 
-/* l1[v], l2[v]: the first two root lines (in line order) whose includes
- * reach v over the successor lists off/succ; with cond (the edges under
- * an #if of unknown value), over the other edges only: the lines that
- * bring v for certain.  Always inlined: each call gets its own copy, the
- * one without cond free of the per-edge test. */
-static inline __attribute__((always_inline)) void two_labels(Root *r, const int *off, const int *succ,
-							     const uint8_t *cond, IntVec *l1, IntVec *l2)
+/* Merges label pair a into b, which keeps the two smallest distinct root
+ * lines of both (-1, read unsigned, is the largest: none).  Returns
+ * whether b changed. */
+static inline bool merge_labels(const int *a, int *b)
 {
-	/* both labels of a node side by side: one cache line per look */
-	int n = r->n;
-	vec_grow(&r->lab_pairs, 2 * n + 2);
-	int (*lab)[2] = (int (*)[2])(void *)r->lab_pairs.v;
-	memset(lab, -1, (size_t)n * sizeof(*lab));
-	for (int e = 0; e < r->redges.n; e++) {
-		if (cond && r->redges.v[e].cond)
-			continue;
-		r->stack.n = 0;
-		vec_push(&r->stack, r->redges.v[e].node);
-		while (r->stack.n) {
-			int v = r->stack.v[--r->stack.n];
-			int *lv = lab[v];
-			if (v == 0 || lv[0] == e || lv[1] >= 0)
-				continue;
-			if (lv[0] < 0)
-				lv[0] = e;
-			else
-				lv[1] = e;
-			vec_grow(&r->stack, r->stack.n + (off[v + 1] - off[v]));
-			for (int k = off[v]; k < off[v + 1]; k++) {
-				int w = succ[k]; /* pushed only when it still takes a label */
-				if (w <= 0 || (cond && cond[k]))
-					continue;
-				if (lab[w][0] != e && lab[w][1] < 0)
-					r->stack.v[r->stack.n++] = w;
-			}
+	unsigned a1 = (unsigned)a[0], a2 = (unsigned)a[1], b1 = (unsigned)b[0], b2 = (unsigned)b[1];
+	if (a1 >= b2) /* nothing of a below b's second (or a empty) */
+		return false;
+	unsigned n1, n2;
+	if (a1 == b1)
+		n1 = a1, n2 = a2 < b2 ? a2 : b2;
+	else if (a1 < b1)
+		n1 = a1, n2 = a2 < b1 ? a2 : b1;
+	else
+		n1 = b1, n2 = a1;
+	if (n1 == b1 && n2 == b2)
+		return false;
+	b[0] = (int)n1;
+	b[1] = (int)n2;
+	return true;
+}
+
+/* Pushes the pairs of lab from the nodes on r->stack to their successors
+ * (cond: skipping conditional edges) until nothing changes. */
+static void spread_labels(Root *r, int (*lab)[2], const uint8_t *cond)
+{
+	const int *off = r->g.succ_off.v, *succ = r->g.succ.v;
+	while (r->stack.n) {
+		int v = r->stack.v[--r->stack.n];
+		for (int k = off[v]; k < off[v + 1]; k++) {
+			int w = succ[k];
+			if (w > 0 && !(cond && cond[k]) && merge_labels(lab[v], lab[w]))
+				vec_push(&r->stack, w);
 		}
 	}
-	vec_grow(l1, n);
-	vec_grow(l2, n);
-	l1->n = l2->n = n;
+}
+
+/*
+ * lab1[v], lab2[v]: the first two root lines (in line order) whose
+ * includes reach v (not through the root); cert1/cert2 the same over the
+ * edges that are not under an #if of unknown value: the lines that bring
+ * v for certain.  A node's pair is the two smallest of its predecessors'
+ * pairs, so one sweep in reverse postorder settles every node that no
+ * cycle reaches; the few edges that close a cycle are pushed on after it.
+ */
+static void label_closure(Root *r)
+{
+	const TuGraph *g = &r->g;
+	int n = r->n, np = g->post.n;
+	const int *off = g->succ_off.v, *succ = g->succ.v, *post = g->post.v;
+	const uint8_t *cond = g->succ_cond.v;
+	vec_grow(&r->lab_pairs, 4 * n + 4);
+	int (*lab)[2] = (int (*)[2])(void *)r->lab_pairs.v, (*cert)[2] = lab + n;
+	memset(lab, -1, (size_t)n * 2 * sizeof(*lab));
+	for (int e = 0; e < r->redges.n; e++) {
+		int line[2] = {e, -1}, v = r->redges.v[e].node;
+		merge_labels(line, lab[v]);
+		if (!r->redges.v[e].cond)
+			merge_labels(line, cert[v]);
+	}
+	/* po: postorder numbers, in the stack's room */
+	vec_grow(&r->stack, n);
+	int *po = r->stack.v;
+	for (int v = 0; v < n; v++)
+		po[v] = np; /* not walked: never a target of a forward edge */
+	for (int k = 0; k < np; k++)
+		po[post[k]] = k;
+	r->back.n = 0;
+	for (int k = np - 1; k >= 0; k--) {
+		int v = post[k];
+		if (v == 0)
+			continue;
+		for (int j = off[v]; j < off[v + 1]; j++) {
+			int w = succ[j];
+			if (w <= 0)
+				continue;
+			if (po[w] >= k) { /* closes a cycle: w was swept already */
+				vec_push(&r->back, j);
+				vec_push(&r->back, v);
+				continue;
+			}
+			merge_labels(lab[v], lab[w]);
+			if (!cond[j])
+				merge_labels(cert[v], cert[w]);
+		}
+	}
+	for (int pass = 0; pass < 2 && r->back.n; pass++) {
+		int (*l)[2] = pass ? cert : lab;
+		const uint8_t *c = pass ? cond : NULL;
+		r->stack.n = 0;
+		for (int i = 0; i < r->back.n; i += 2) {
+			int j = r->back.v[i], v = r->back.v[i + 1], w = succ[j];
+			if (!(c && c[j]) && merge_labels(l[v], l[w]))
+				vec_push(&r->stack, w);
+		}
+		spread_labels(r, l, c);
+	}
+	IntVec *out[4] = {&r->lab1, &r->lab2, &r->cert1, &r->cert2};
+	for (int i = 0; i < 4; i++) {
+		vec_grow(out[i], n);
+		out[i]->n = n;
+	}
 	for (int v = 0; v < n; v++) {
-		l1->v[v] = lab[v][0];
-		l2->v[v] = lab[v][1];
+		r->lab1.v[v] = lab[v][0];
+		r->lab2.v[v] = lab[v][1];
+		r->cert1.v[v] = cert[v][0];
+		r->cert2.v[v] = cert[v][1];
 	}
 }
 
@@ -1000,10 +1066,7 @@ static void label(Root *r, const Facts *ff)
 	}
 	if (r->redges.n > 1)
 		qsort(r->redges.v, (size_t)r->redges.n, sizeof(RootEdge), cmp_redge);
-	two_labels(r, g->succ_off.v, g->succ.v, NULL, &r->lab1, &r->lab2);
-	/* certain labels: unconditional edges only (the root's conditional
-	 * lines start none; node 0 is never walked through) */
-	two_labels(r, g->succ_off.v, g->succ.v, g->succ_cond.v, &r->cert1, &r->cert2);
+	label_closure(r);
 }
 
 static void root_free(Root *r)
@@ -1013,6 +1076,7 @@ static void root_free(Root *r)
 	vec_free(&r->lab1);
 	vec_free(&r->lab2);
 	vec_free(&r->lab_pairs);
+	vec_free(&r->back);
 	vec_free(&r->cert1);
 	vec_free(&r->cert2);
 	vec_free(&r->stack);
@@ -1062,7 +1126,7 @@ static void load_root(Check *ck, Root *r, int file, bool labels)
 	if (ck->any_export) {
 		/* exported includes are read off the edges in walk order */
 		session_tu(ck->s, &u, &r->g);
-		tu_build_succ(&r->g); /* no postorder: labels need none */
+		tu_build_csr(&r->g); /* labels sweep in postorder */
 	} else {
 		/* labels need each successor's #include line and condition;
 		 * unresolved uses only the closure */

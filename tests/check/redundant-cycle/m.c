@@ -1,0 +1,3 @@
+#include "a.h"
+#include "b.h"
+int f(struct a *p) { return p->x; }
