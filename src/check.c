@@ -470,8 +470,8 @@ static void index_pasted_seeds(Check *ck)
 {
 	int nn = intern_count(ck->names);
 	ck->paste_lens = xcalloc(2 * 65536, sizeof(uint64_t)); /* see paste_lengths */
-	ck->is_paste_seed = xcalloc((size_t)nn + 1, 1);
-	ck->seed_bloom = xcalloc((1u << SEED_BLOOM_BITS) / 64, sizeof(uint64_t));
+	ck->is_paste_seed = xzalloc_now((size_t)nn + 1, 1);
+	ck->seed_bloom = xzalloc_now((1u << SEED_BLOOM_BITS) / 64, sizeof(uint64_t));
 	for (int id = 0; id < nn; id++) {
 		int len = intern_len(ck->names, id);
 		const char *t = intern_str(ck->names, id);
@@ -1159,8 +1159,8 @@ static void load_root(Check *ck, Root *r, int file, bool labels)
 	/* what the root provides itself */
 	if (!r->rmark) {
 		int nn = intern_count(ck->names);
-		r->rmark = xcalloc((size_t)nn + 1, sizeof(uint32_t));
-		r->rkinds = xcalloc((size_t)nn + 1, sizeof(uint16_t));
+		r->rmark = xzalloc_now((size_t)nn + 1, sizeof(uint32_t));
+		r->rkinds = xzalloc_now((size_t)nn + 1, sizeof(uint16_t));
 	}
 	r->repoch++;
 	const Symbols *sy = ck->s->ft.files[file].syms;
@@ -1179,8 +1179,8 @@ static void load_root(Check *ck, Root *r, int file, bool labels)
 		int q = ck->need_of_name ? ck->need_of_name[id] : -1;
 		if (q >= 0) {
 			if (!r->rneed) {
-				r->rneed = xcalloc((size_t)ck->nneeds + 1, sizeof(uint32_t));
-				r->rneed_kinds = xcalloc((size_t)ck->nneeds + 1, sizeof(uint16_t));
+				r->rneed = xzalloc_now((size_t)ck->nneeds + 1, sizeof(uint32_t));
+				r->rneed_kinds = xzalloc_now((size_t)ck->nneeds + 1, sizeof(uint16_t));
 			}
 			r->rneed[q] = r->repoch;
 			r->rneed_kinds[q] = r->rkinds[id];
@@ -1876,7 +1876,7 @@ static bool meets(Check *ck, Root *r, int h, uint32_t e)
 static void fallout_of_needers(Check *ck, Root *r, Finding *fd, const IntVec *leaving, uint32_t e, int c)
 {
 	if (!r->vmark)
-		r->vmark = xcalloc((size_t)ck->nfiles + 1, sizeof(uint32_t));
+		r->vmark = xzalloc_now((size_t)ck->nfiles + 1, sizeof(uint32_t));
 	int nfo0 = fd->fallout.n;
 	for (int i = 0; i < leaving->n; i++) {
 		int f = leaving->v[i];
@@ -1962,8 +1962,8 @@ static bool lset_has(const IntVec *set, int id)
 static void compute_reach(Check *ck, Root *r, int file, uint32_t e)
 {
 	if (!r->reach_mark) {
-		r->reach_mark = xcalloc((size_t)ck->nfiles + 1, sizeof(uint32_t));
-		r->reach_pos = xcalloc((size_t)ck->nfiles + 1, sizeof(int));
+		r->reach_mark = xzalloc_now((size_t)ck->nfiles + 1, sizeof(uint32_t));
+		r->reach_pos = xzalloc_now((size_t)ck->nfiles + 1, sizeof(int));
 	}
 	r->reach_epoch++;
 	r->reach_of = e ? -1 : file; /* a reach that skips leaving files is not reused */
@@ -2047,7 +2047,7 @@ static void compute_fallout(Check *ck, Root *r, Finding *fd, const IntVec *leavi
 	build_rev(ck);
 	int n = ck->nfiles;
 	if (!r->fmark)
-		r->fmark = xcalloc((size_t)n + 1, sizeof(uint32_t));
+		r->fmark = xzalloc_now((size_t)n + 1, sizeof(uint32_t));
 	r->fepoch++;
 	uint32_t e = r->fepoch;
 	int nl = 0;
@@ -2346,7 +2346,7 @@ static void add_closure_uses(Check *ck, Root *r, EffUseVec *eff, const uint8_t *
 {
 	bool every = r->exp_pairs.n > 0;
 	if (!r->cand)
-		r->cand = xcalloc((size_t)ck->nneeds / 64 + 1, sizeof(uint64_t));
+		r->cand = xzalloc_now((size_t)ck->nneeds / 64 + 1, sizeof(uint64_t));
 	for (int v = 1; v < r->n && !every; v++) {
 		if (!open_label(open_line, r->lab1.v[v]) && !open_label(open_line, r->lab2.v[v]) &&
 		    !open_label(open_line, r->cert1.v[v]) && !open_label(open_line, r->cert2.v[v]))
@@ -2400,9 +2400,9 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	load_root(ck, r, file, true);
 	int nnames = intern_count(ck->names);
 	if (!r->seen_name) {
-		r->seen_name = xcalloc((size_t)nnames + 1, sizeof(uint32_t));
-		r->seen_slot = xcalloc((size_t)nnames + 1, sizeof(int));
-		r->need_mark = xcalloc((size_t)ck->nneeds + 1, sizeof(*r->need_mark));
+		r->seen_name = xzalloc_now((size_t)nnames + 1, sizeof(uint32_t));
+		r->seen_slot = xzalloc_now((size_t)nnames + 1, sizeof(int));
+		r->need_mark = xzalloc_now((size_t)ck->nneeds + 1, sizeof(*r->need_mark));
 	}
 	r->epoch++;
 	EffUseVec eff = {0};
@@ -2705,7 +2705,7 @@ Check *check_new(Session *s, unsigned kinds, bool strict)
 	ck->kinds = kinds;
 	ck->strict = strict;
 	build_index(ck);
-	ck->seed_lists = xcalloc((size_t)intern_count(ck->names) + 1, sizeof(*ck->seed_lists));
+	ck->seed_lists = xzalloc_now((size_t)intern_count(ck->names) + 1, sizeof(*ck->seed_lists));
 	read_pragmas(ck);
 	return ck;
 }

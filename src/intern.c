@@ -64,7 +64,7 @@ void interner_free(Interner *in)
 
 static void resize(Interner *in, uint32_t mask)
 {
-	Slot *slots = xcalloc((size_t)mask + 1, sizeof(*slots));
+	Slot *slots = xzalloc_now((size_t)mask + 1, sizeof(*slots));
 	for (int id = 0; id < in->count; id++) {
 		uint32_t h = in->entries[id].hash, i = h & mask;
 		while (slots[i].id1)

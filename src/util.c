@@ -97,6 +97,15 @@ void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
+void *xzalloc_now(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		die("out of memory (%zu x %zu bytes)", n, size);
+	void *p = xmalloc(n * size);
+	memset(p, 0, n * size);
+	return p;
+}
+
 void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);

@@ -40,6 +40,11 @@ extern bool warnings_enabled;
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
+/* Zeroed like xcalloc, but every page written now: for a table that is
+ * read before it is written (marks, hash slots).  A fresh calloc'd page
+ * read first maps the shared zero page, and the write after it faults
+ * again and flushes the other threads' TLBs. */
+void *xzalloc_now(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
