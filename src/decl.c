@@ -317,31 +317,6 @@ typedef struct {
 	DeclScratch *s;
 } D;
 
-/* Bit 1: starts an identifier; bit 2: continues one. */
-static const uint8_t ident_class[256] = {
-	['$'] = 3, ['_'] = 3,
-	['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2,
-	['5'] = 2, ['6'] = 2, ['7'] = 2, ['8'] = 2, ['9'] = 2,
-	['A'] = 3, ['B'] = 3, ['C'] = 3, ['D'] = 3, ['E'] = 3, ['F'] = 3, ['G'] = 3,
-	['H'] = 3, ['I'] = 3, ['J'] = 3, ['K'] = 3, ['L'] = 3, ['M'] = 3, ['N'] = 3,
-	['O'] = 3, ['P'] = 3, ['Q'] = 3, ['R'] = 3, ['S'] = 3, ['T'] = 3, ['U'] = 3,
-	['V'] = 3, ['W'] = 3, ['X'] = 3, ['Y'] = 3, ['Z'] = 3,
-	['a'] = 3, ['b'] = 3, ['c'] = 3, ['d'] = 3, ['e'] = 3, ['f'] = 3, ['g'] = 3,
-	['h'] = 3, ['i'] = 3, ['j'] = 3, ['k'] = 3, ['l'] = 3, ['m'] = 3, ['n'] = 3,
-	['o'] = 3, ['p'] = 3, ['q'] = 3, ['r'] = 3, ['s'] = 3, ['t'] = 3, ['u'] = 3,
-	['v'] = 3, ['w'] = 3, ['x'] = 3, ['y'] = 3, ['z'] = 3,
-};
-
-static inline bool ident_start(char c)
-{
-	return ident_class[(unsigned char)c] & 1;
-}
-
-static inline bool ident_char(char c)
-{
-	return ident_class[(unsigned char)c] & 2;
-}
-
 static void skip_literal(D *d)
 {
 	char q = *d->p++;
@@ -409,9 +384,9 @@ static Tok scan(D *d)
 		}
 		d->bol = false;
 		Tok t = {.s = d->p, .line = d->line};
-		if (ident_start(c)) {
+		if (text_ident_start(c)) {
 			const char *q = d->p;
-			while (q < d->end && ident_char(*q))
+			while (q < d->end && text_ident_char(*q))
 				q++;
 			if (q < d->end && (*q == '"' || *q == '\'') &&
 			    ((q - d->p == 1 && (*d->p == 'L' || *d->p == 'u' || *d->p == 'U')) ||
@@ -434,7 +409,7 @@ static Tok scan(D *d)
 				if ((e == '+' || e == '-') && (d->p[-1] == 'e' || d->p[-1] == 'E' ||
 							       d->p[-1] == 'p' || d->p[-1] == 'P'))
 					d->p++;
-				else if (ident_char(e) || e == '.')
+				else if (text_ident_char(e) || e == '.')
 					d->p++;
 				else
 					break;
@@ -1302,9 +1277,9 @@ static void text_uses(DeclScratch *s, const char *p, size_t len, uint32_t line, 
 			prev_punct = NULL;
 			continue;
 		}
-		if (ident_start(c)) {
+		if (text_ident_start(c)) {
 			const char *q = p;
-			while (q < end && ident_char(*q))
+			while (q < end && text_ident_char(*q))
 				q++;
 			uint32_t n = (uint32_t)(q - p);
 			bool member = prev_punct && (*prev_punct == '.' || *prev_punct == '>');
@@ -1313,10 +1288,10 @@ static void text_uses(DeclScratch *s, const char *p, size_t len, uint32_t line, 
 				/* a parameter name */
 				const char *a = params, *ae = params + params_len;
 				while (a < ae && !skip) {
-					while (a < ae && !ident_start(*a))
+					while (a < ae && !text_ident_start(*a))
 						a++;
 					const char *b = a;
-					while (b < ae && ident_char(*b))
+					while (b < ae && text_ident_char(*b))
 						b++;
 					if ((uint32_t)(b - a) == n && !memcmp(a, p, n))
 						skip = true;
@@ -1341,7 +1316,7 @@ static void text_uses(DeclScratch *s, const char *p, size_t len, uint32_t line, 
 				while (r < end && (*r == ' ' || *r == '\t'))
 					r++;
 				const char *e2 = r;
-				while (e2 < end && ident_char(*e2))
+				while (e2 < end && text_ident_char(*e2))
 					e2++;
 				if (e2 > r && classify(r, (uint32_t)(e2 - r)) == KW_NONE) {
 					use(s, r, (uint32_t)(e2 - r), flags | UF_TAG | UF_COMPLETE, line);
@@ -1365,7 +1340,7 @@ static void text_uses(DeclScratch *s, const char *p, size_t len, uint32_t line, 
 			continue;
 		}
 		if (c >= '0' && c <= '9') {
-			while (p < end && (ident_char(*p) || *p == '.'))
+			while (p < end && (text_ident_char(*p) || *p == '.'))
 				p++;
 			prev_punct = NULL;
 			continue;
@@ -1428,7 +1403,7 @@ static void directive_facts(DeclScratch *s, const Facts *f, const uint32_t *dead
 static bool word_at(const char **p, const char *end, const char *w)
 {
 	size_t n = strlen(w);
-	if ((size_t)(end - *p) < n || memcmp(*p, w, n) || (*p + n < end && ident_char((*p)[n])))
+	if ((size_t)(end - *p) < n || memcmp(*p, w, n) || (*p + n < end && text_ident_char((*p)[n])))
 		return false;
 	*p += n;
 	return true;

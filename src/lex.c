@@ -86,11 +86,6 @@ static const char *skip_line_comment(Lexer *lx, const char *p)
 
 static const char *scan_literal(Lexer *lx, const char *p, size_t *n);
 
-static inline bool ident_byte(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '$';
-}
 
 /* GNU C accepts C++ raw strings: R"d( ... )d", also LR, uR, UR, u8R.
  * q is at the quote. */
@@ -103,7 +98,7 @@ static bool is_raw_prefix(const char *buf, const char *q)
 		start--;
 	else if (start - 1 > buf && start[-1] == '8' && start[-2] == 'u')
 		start -= 2;
-	return start == buf || !ident_byte(start[-1]);
+	return start == buf || !text_ident_char(start[-1]);
 }
 
 /* p is at the quote of R"delim( ... )delim" */
@@ -175,6 +170,28 @@ static const char *scan_literal(Lexer *lx, const char *p, size_t *n)
 	return p;
 }
 
+/* Whether [p, stop) holds no comment, splice, literal or NUL: none of
+ * '/', '\\', quotes or NUL. */
+static bool plain_line(const char *p, const char *stop)
+{
+#if defined(__SSE2__)
+	for (; stop - p >= 16; p += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i m = _mm_or_si128(
+			_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+						  _mm_cmpeq_epi8(v, _mm_set1_epi8('\''))),
+				     _mm_cmpeq_epi8(v, _mm_setzero_si128())));
+		if (_mm_movemask_epi8(m))
+			return false;
+	}
+#endif
+	for (; p < stop; p++)
+		if (*p == '/' || *p == '\\' || *p == '"' || *p == '\'' || !*p)
+			return false;
+	return true;
+}
+
 /*
  * Collects the logical line of a directive, starting after the '#':
  * continuations spliced, comments replaced by one space, runs of
@@ -187,6 +204,68 @@ static const char *collect_line(Lexer *lx, const char *p, size_t *len)
 	const char *end = lx->end;
 	size_t n = 0;
 	bool space = false;
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	const char *stop = nl ? nl : end;
+	if (plain_line(p, stop)) {
+		/* the common case: the logical line is the physical one with its
+		 * runs of blanks made one space (none at either end) */
+		LexScratch *s = lx->s;
+		size_t need = (size_t)(stop - p) + 18; /* room for a 16-byte store */
+		if (need > s->cap_line) {
+			while (need > s->cap_line)
+				s->cap_line = s->cap_line ? s->cap_line * 2 : 256;
+			s->line = xrealloc(s->line, s->cap_line);
+		}
+		char *out = s->line;
+		const char *q = p;
+#if defined(__SSE2__)
+		/* sixteen bytes at a time, a run of text or blanks in one step
+		 * (blanks: ' ' and 9..13; no newline comes before stop) */
+		for (; stop - q >= 16; q += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+			unsigned ws = (unsigned)_mm_movemask_epi8(
+				_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+					     _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(8)),
+							   _mm_cmplt_epi8(v, _mm_set1_epi8(14)))));
+			if (ws == 0xffffu) {
+				space = true;
+				continue;
+			}
+			for (unsigned i = 0; i < 16;) {
+				unsigned rest = ws >> i;
+				if (rest & 1) {
+					i += (unsigned)__builtin_ctz(~rest);
+					space = true;
+					continue;
+				}
+				unsigned run = rest ? (unsigned)__builtin_ctz(rest) : 16 - i;
+				if (space && n)
+					out[n++] = ' ';
+				space = false;
+				if (run == 16)
+					_mm_storeu_si128((__m128i *)(void *)(out + n), v);
+				else
+					memcpy(out + n, q + i, run);
+				n += run;
+				i += run;
+			}
+		}
+#endif
+		for (; q < stop; q++) {
+			unsigned char c = (unsigned char)*q;
+			if (cls[c] == C_WS) {
+				space = true;
+				continue;
+			}
+			if (space && n)
+				out[n++] = ' ';
+			space = false;
+			out[n++] = (char)c;
+		}
+		out[n] = 0;
+		*len = n;
+		return stop;
+	}
 	while (p < end) {
 		unsigned char c = (unsigned char)*p;
 		switch (cls[c]) {
@@ -286,22 +365,12 @@ static Directive *new_dir(Lexer *lx, int kind, uint32_t line)
 	return d;
 }
 
-static inline bool is_ident_start(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$';
-}
-
-static inline bool is_ident_char(char c)
-{
-	return is_ident_start(c) || (c >= '0' && c <= '9');
-}
-
 static size_t ident_len(const char *s)
 {
 	size_t n = 0;
-	if (!is_ident_start(s[0]))
+	if (!text_ident_start(s[0]))
 		return 0;
-	while (is_ident_char(s[n]))
+	while (text_ident_char(s[n]))
 		n++;
 	return n;
 }
@@ -344,7 +413,7 @@ static void parse_directive(Lexer *lx, uint32_t line, const char *l, size_t len)
 	size_t rest_len = (size_t)(lend - rest);
 
 	if (kind == D_PRAGMA_ONCE) {
-		if (strncmp(rest, "once", 4) != 0 || is_ident_char(rest[4]))
+		if (strncmp(rest, "once", 4) != 0 || text_ident_char(rest[4]))
 			return;
 		new_dir(lx, D_PRAGMA_ONCE, line);
 		return;
@@ -492,7 +561,7 @@ static size_t if_not_defined_name(const char *t, const char **name)
 		return 0;
 	while (*t == ' ')
 		t++;
-	if (strncmp(t, "defined", 7) != 0 || is_ident_char(t[7]))
+	if (strncmp(t, "defined", 7) != 0 || text_ident_char(t[7]))
 		return 0;
 	t += 7;
 	while (*t == ' ')

@@ -128,4 +128,30 @@ test_expect_success 'lex: directives, lines, continuations, comments, guard' '
 	test_cmp want out
 '
 
+# Object-like #define lines with runs of blanks (space, tab, \f, \v, a
+# trailing \r) of every length, placed across 16-byte boundaries: the
+# body hdrslim keeps is gcc's (gcc -dD prints each run as one space).
+test_expect_success GCC 'lex: define bodies with blank runs, as gcc -dD has them' '
+	awk "BEGIN {
+		srand(7); split(\" |\t|\f|\v\", bl, \"|\");
+		for (i = 0; i < 300; i++) {
+			line = \"#define M\" i; n = int(rand() * 5) + 1;
+			for (k = 0; k < n; k++) {
+				run = \"\"; m = int(rand() * 40) + 1;
+				for (j = 0; j < m; j++) run = run bl[int(rand() * 4) + 1];
+				tok = \"\"; t = int(rand() * 30) + 1;
+				for (j = 0; j < t; j++) tok = tok substr(\"abcXYZ_019+*()\", int(rand() * 14) + 1, 1);
+				line = line run tok;
+			}
+			if (rand() < 0.3) line = line \"   \";
+			if (rand() < 0.2) line = line \"\r\";
+			print line;
+		}
+	}" >blanks.h &&
+	gcc -E -dD -P blanks.h | grep "^#define M[0-9]" | sed "s/^#define //" >want &&
+	hdrslim lex blanks.h | sed -n "s/^[0-9]* define //p" >got &&
+	test_line_count = 300 got &&
+	test_cmp want got
+'
+
 test_done
