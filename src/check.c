@@ -606,7 +606,11 @@ static int provide_id(Interner *in, const char *s, size_t n, bool tag, uint32_t 
 	char buf[300];
 	const char *t;
 	size_t len = provide_text(s, n, tag, buf, sizeof(buf), &t);
-	return len == (size_t)-1 ? -1 : intern_hashed(in, t, len, hash);
+	if (len == (size_t)-1)
+		return -1;
+	/* the name as the symbol facts hold it (NUL-terminated, and kept
+	 * until the session ends, after the index) needs no copy */
+	return t == s ? intern_hashed_borrowed(in, t, len, hash) : intern_hashed(in, t, len, hash);
 }
 
 /* Whether the run needs file's symbols (see Session.scope). */

@@ -124,7 +124,7 @@ int intern_find_hashed(const Interner *in, const char *s, size_t n, uint32_t h)
 	return find_hashed(in, s, n, h, &at);
 }
 
-int intern_hashed(Interner *in, const char *s, size_t n, uint32_t h)
+static int add_hashed(Interner *in, const char *s, size_t n, uint32_t h, bool borrow)
 {
 	uint32_t i;
 	int id = find_hashed(in, s, n, h, &i);
@@ -135,11 +135,21 @@ int intern_hashed(Interner *in, const char *s, size_t n, uint32_t h)
 		in->entries = xrealloc(in->entries, (size_t)in->cap_entries * sizeof(Entry));
 	}
 	id = in->count++;
-	in->entries[id] = (Entry){arena_strndup(&in->strings, s, n), (uint32_t)n, h};
+	in->entries[id] = (Entry){borrow ? s : arena_strndup(&in->strings, s, n), (uint32_t)n, h};
 	in->slots[i] = (Slot){id + 1, h};
 	if ((uint32_t)in->count * 2 > in->mask)
 		resize(in, in->mask * 2 + 1);
 	return id;
+}
+
+int intern_hashed(Interner *in, const char *s, size_t n, uint32_t h)
+{
+	return add_hashed(in, s, n, h, false);
+}
+
+int intern_hashed_borrowed(Interner *in, const char *s, size_t n, uint32_t h)
+{
+	return add_hashed(in, s, n, h, true);
 }
 
 int intern(Interner *in, const char *s, size_t n)

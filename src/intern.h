@@ -25,6 +25,10 @@ int intern_find(const Interner *in, const char *s, size_t n);
 /* The same with the hash given (intern_hash of the bytes). */
 uint32_t intern_hash(const char *s, size_t n);
 int intern_hashed(Interner *in, const char *s, size_t n, uint32_t hash);
+/* The same, keeping s itself instead of a copy: s[n] must be 0 and s must
+ * outlive the interner (names inside symbol facts, which live as long as
+ * the session).  Saves copying millions of names. */
+int intern_hashed_borrowed(Interner *in, const char *s, size_t n, uint32_t hash);
 int intern_find_hashed(const Interner *in, const char *s, size_t n, uint32_t hash);
 /* Room for `more` new strings without growing; a hint to start loading
  * the slot a string of this hash probes first. */
