@@ -66,7 +66,7 @@ enum FactsError {
 	FE_UNTERMINATED_STRING,
 };
 
-#define FACTS_VERSION 8
+#define FACTS_VERSION 9
 #define FACTS_MAX_ERRORS 4
 
 typedef struct {
@@ -90,6 +90,10 @@ typedef struct {
 	uint8_t names_code; /* an #include of a .c file, or a macro body with
 			     * "x.c" or <x.c> for a computed one: whether it
 			     * may include a .c file (see maybe_included) */
+	uint8_t directives_only; /* nothing but directives, blanks and comments
+				  * (none that begins like a pragma), and no
+				  * error: its symbol facts follow from the
+				  * directives alone (a register header) */
 	FactsError errors[FACTS_MAX_ERRORS];
 	/* followed by Directive dirs[ndirs], then char strs[strs_len] */
 } Facts;

@@ -504,11 +504,19 @@ static void symbols_of_file(FileTable *ft, File *f, const char *key, Worker *w)
 			return;
 		}
 	}
+	if (!w->decl)
+		w->decl = decl_scratch_new();
+	if (f->facts->directives_only) {
+		/* nothing to read: the directives say it all (a third of the
+		 * kernel's bytes are such #define tables) */
+		f->syms = decl_file("", 0, f->facts, w->decl);
+		if (ft->syms_cache && f->stat_ok)
+			cache_put_block(ft->syms_cache, key, &fst, f->hash, f->syms);
+		return;
+	}
 	long n = read_whole_key(ft, key, w);
 	if (n < 0)
 		return;
-	if (!w->decl)
-		w->decl = decl_scratch_new();
 	f->syms = decl_file(w->buf, (size_t)n, f->facts, w->decl);
 	/* cached under the hash of the bytes just read: the facts' hash, unless
 	 * the file changed in between */

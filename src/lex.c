@@ -51,6 +51,7 @@ typedef struct {
 	FactsError errors[FACTS_MAX_ERRORS];
 	int nerrors;
 	bool saw_nul;
+	bool pragma_like; /* a comment that may be a pragma (see Facts.directives_only) */
 } Lexer;
 
 static void add_error(Lexer *lx, int kind, uint32_t line)
@@ -67,9 +68,21 @@ static void note_nul(Lexer *lx)
 	}
 }
 
+/* p is just past a comment's opener: notes a comment that begins like
+ * the pragmas decl.c reads ("IWYU pragma: ...", "hdrslim: ..."). */
+static void note_pragma_like(Lexer *lx, const char *p)
+{
+	while (p < lx->end && (*p == ' ' || *p == '\t'))
+		p++;
+	size_t left = (size_t)(lx->end - p);
+	if ((left >= 4 && !memcmp(p, "IWYU", 4)) || (left >= 7 && !memcmp(p, "hdrslim", 7)))
+		lx->pragma_like = true;
+}
+
 /* p is just past the opening slash-star. */
 static const char *skip_block_comment(Lexer *lx, const char *p)
 {
+	note_pragma_like(lx, p);
 	uint32_t start = lx->line;
 	bool closed;
 	p = block_comment_end(p, lx->end, &lx->line, &closed);
@@ -81,6 +94,7 @@ static const char *skip_block_comment(Lexer *lx, const char *p)
 /* p is just past the two slashes; stops at the ending newline. */
 static const char *skip_line_comment(Lexer *lx, const char *p)
 {
+	note_pragma_like(lx, p);
 	return line_comment_end(p, lx->end, &lx->line);
 }
 
@@ -676,6 +690,7 @@ Facts *lex_file(const char *buf, size_t len, LexScratch *scratch)
 	const char *p = buf, *end = buf + len;
 	bool bol = true;             /* only whitespace/comments so far on this line */
 	bool text_before_first = false, text_after_last = false;
+	bool code = false;           /* a byte outside directives, blanks and comments */
 	while (p < end) {
 #if defined(__SSE2__)
 		/* Sixteen bytes at a time while there is nothing but ordinary
@@ -702,7 +717,7 @@ Facts *lex_file(const char *buf, size_t len, LexScratch *scratch)
 			unsigned ordm = take & ~(nlm | wsm);
 			lx.line += popcount16(nlm);
 			if (ordm)
-				text_after_last = true;
+				text_after_last = code = true;
 			if (nlm) {
 				unsigned after_last_nl = ~((2u << (31 - __builtin_clz(nlm))) - 1);
 				bol = !(ordm & after_last_nl);
@@ -720,7 +735,7 @@ Facts *lex_file(const char *buf, size_t len, LexScratch *scratch)
 		switch (cls[c]) {
 		case C_ORD:
 			bol = false;
-			text_after_last = true;
+			text_after_last = code = true;
 			p++;
 			while (cls[(unsigned char)*p] == C_ORD)
 				p++;
@@ -760,7 +775,7 @@ Facts *lex_file(const char *buf, size_t len, LexScratch *scratch)
 			break;
 		case C_QUOTE:
 			bol = false;
-			text_after_last = true;
+			text_after_last = code = true;
 			if (*p == '"' && is_raw_prefix(buf, p))
 				p = skip_raw_string(&lx, p);
 			else
@@ -782,7 +797,7 @@ Facts *lex_file(const char *buf, size_t len, LexScratch *scratch)
 			break;
 		}
 		bol = false;
-		text_after_last = true;
+		text_after_last = code = true;
 		p++;
 	}
 out:
@@ -812,6 +827,7 @@ out:
 	f->nerrors = (uint8_t)lx.nerrors;
 	f->loose_guard = find_loose_guard(scratch);
 	f->names_code = find_names_code(scratch);
+	f->directives_only = !code && !lx.pragma_like && !lx.nerrors;
 	memcpy(f->errors, lx.errors, sizeof(lx.errors));
 	if (scratch->ndirs)
 		memcpy(facts_dirs(f), scratch->dirs, scratch->ndirs * sizeof(Directive));

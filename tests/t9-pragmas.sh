@@ -91,6 +91,24 @@ test_expect_success 'begin_exports / end_exports export every include between' '
 	test_must_be_empty out
 '
 
+# An umbrella header of nothing but directives: its symbol facts come
+# from its directives alone, unless a comment in it is a pragma.
+for form in "// IWYU pragma: export" "/* IWYU pragma: export */"
+do
+	test_expect_success "a header of directives only: $form still exports" '
+		rm -rf umb && mkdir umb && cd umb &&
+		printf "#ifndef REAL_H\n#define REAL_H\nint real_fn(void);\n#endif\n" >real.h &&
+		printf "#ifndef UMB_H\n#define UMB_H\n#include \"real.h\"%s\n#endif\n" "" >umb.h &&
+		printf "#include \"umb.h\"\nint main(void) { return real_fn(); }\n" >main.c &&
+		compiles main.c &&
+		test_expect_code 1 hdrslim check --policy=strict --kinds=missing . main.c >out &&
+		test_grep "missing: real_fn" out &&
+		printf "#ifndef UMB_H\n#define UMB_H\n#include \"real.h\" %s\n#endif\n" "$form" >umb.h &&
+		hdrslim check --policy=strict --kinds=missing . main.c >out &&
+		test_must_be_empty out
+	'
+done
+
 # ---- private, mapping, no_include ----------------------------------------
 
 # pub.h is the public face of priv.h; other.h includes priv.h; main.c
