@@ -357,7 +357,10 @@ static Tok scan(D *d)
 			continue;
 		}
 		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-			d->p++;
+			const char *q = d->p + 1; /* a run of blanks at once */
+			while (*q == ' ' || *q == '\t')
+				q++;
+			d->p = q;
 			continue;
 		}
 		int sp = splice_len(d->p, d->end);
@@ -385,8 +388,8 @@ static Tok scan(D *d)
 		d->bol = false;
 		Tok t = {.s = d->p, .line = d->line};
 		if (text_ident_start(c)) {
-			const char *q = d->p;
-			while (q < d->end && text_ident_char(*q))
+			const char *q = d->p + 1;
+			while (text_ident_char(*q)) /* stops at the NUL at end */
 				q++;
 			if (q < d->end && (*q == '"' || *q == '\'') &&
 			    ((q - d->p == 1 && (*d->p == 'L' || *d->p == 'u' || *d->p == 'U')) ||
@@ -568,9 +571,11 @@ static Tok peek(D *d)
 
 static Tok next(D *d)
 {
-	Tok t = peek(d);
-	d->nla--;
-	memmove(d->la, d->la + 1, (size_t)d->nla * sizeof(Tok));
+	if (!d->nla) /* nothing looked ahead: the common case */
+		return next_raw(d);
+	Tok t = d->la[0];
+	if (--d->nla)
+		memmove(d->la, d->la + 1, (size_t)d->nla * sizeof(Tok));
 	return t;
 }
 
