@@ -186,7 +186,7 @@ static bool facts_valid(const Facts *f, uint32_t size)
 
 static bool symbols_valid(const Symbols *s, uint32_t size)
 {
-	if (s->size != size || size < sizeof(Symbols))
+	if (s->size != size || size < sizeof(Symbols) || s->provide_strs)
 		return false;
 	uint64_t nent = (uint64_t)s->nprovides + s->nuses + s->npragmas;
 	if (sizeof(Symbols) + nent * sizeof(SymEntry) + s->strs_len > size)

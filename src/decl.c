@@ -1364,7 +1364,9 @@ static bool is_dead(const uint32_t *dead, int ndead, uint32_t line)
 	return false;
 }
 
-static void directive_facts(DeclScratch *s, const Facts *f, const uint32_t *dead, int ndead)
+/* borrow: macro provides name f's strings instead of copies (see
+ * Symbols.provide_strs) */
+static void directive_facts(DeclScratch *s, const Facts *f, const uint32_t *dead, int ndead, bool borrow)
 {
 	const Directive *dirs = facts_dirs(f);
 	for (uint32_t i = 0; i < f->ndirs; i++) {
@@ -1376,7 +1378,13 @@ static void directive_facts(DeclScratch *s, const Facts *f, const uint32_t *dead
 		case D_DEFINE:
 			if (d->flags & DF_BADNAME)
 				break;
-			provide(s, name, d->name_len, SK_MACRO, d->line);
+			if (!borrow) {
+				provide(s, name, d->name_len, SK_MACRO, d->line);
+			} else if (d->name_len && d->name_len <= 0xffff) { /* as provide() */
+				SymEntry e = {.name_off = d->name_off, .name_len = (uint16_t)d->name_len,
+					      .kind = SK_MACRO, .line = d->line};
+				vec_push(&s->prov, e);
+			}
 			text_uses(s, facts_text(f, d), d->text_len, d->line, UF_MACRO_BODY,
 				  (d->flags & DF_FUNCLIKE) ? facts_strs(f) + d->args_off : NULL,
 				  (d->flags & DF_FUNCLIKE) ? d->args_len : 0, false);
@@ -1508,19 +1516,39 @@ Symbols *decl_file(const char *buf, size_t len, const Facts *f, DeclScratch *s)
 	return decl_file_live(buf, len, f, s, NULL, 0);
 }
 
-Symbols *decl_file_live(const char *buf, size_t len, const Facts *f, DeclScratch *s,
-			const uint32_t *dead, int ndead)
+static void scratch_reset(DeclScratch *s)
 {
 	s->prov.n = s->uses.n = s->pragmas.n = s->strs.n = s->stmt.n = s->locals.n = 0;
 	for (int i = 0; i < s->filled.n; i++)
 		s->slots[s->filled.v[i]].idx = -1;
 	s->filled.n = 0;
 	s->nused = 0;
+}
+
+static Symbols *symbols_block(DeclScratch *s, const char *provide_strs);
+
+Symbols *decl_file_live(const char *buf, size_t len, const Facts *f, DeclScratch *s,
+			const uint32_t *dead, int ndead)
+{
+	scratch_reset(s);
 	if (f)
-		directive_facts(s, f, dead, ndead);
+		directive_facts(s, f, dead, ndead, false);
 	D d = {.p = buf, .end = buf + len, .line = 1, .bol = true, .s = s};
 	while (peek(&d).kind != T_EOF)
 		parse_external(&d);
+	return symbols_block(s, NULL);
+}
+
+Symbols *decl_directives(const Facts *f, DeclScratch *s)
+{
+	scratch_reset(s);
+	directive_facts(s, f, NULL, 0, true);
+	return symbols_block(s, facts_strs(f));
+}
+
+/* The scratch's findings as one block. */
+static Symbols *symbols_block(DeclScratch *s, const char *provide_strs)
+{
 	size_t nent = (size_t)(s->prov.n + s->uses.n + s->pragmas.n);
 	size_t size = sizeof(Symbols) + nent * sizeof(SymEntry) + (size_t)s->strs.n;
 	size = (size + 7) & ~(size_t)7; /* cacheable: blocks are 8-byte aligned */
@@ -1530,6 +1558,7 @@ Symbols *decl_file_live(const char *buf, size_t len, const Facts *f, DeclScratch
 	out->nuses = (uint32_t)s->uses.n;
 	out->npragmas = (uint32_t)s->pragmas.n;
 	out->strs_len = (uint32_t)s->strs.n;
+	out->provide_strs = provide_strs;
 	SymEntry *e = (SymEntry *)(out + 1);
 	if (s->prov.n)
 		memcpy(e, s->prov.v, (size_t)s->prov.n * sizeof(SymEntry));

@@ -72,12 +72,18 @@ enum PragmaKind {
 			    * parentheses (an X-macro table), never removable */
 };
 
-#define SYMBOLS_VERSION 6
+#define SYMBOLS_VERSION 7
 
 typedef struct {
 	uint32_t size; /* bytes of the whole block, a multiple of 8 */
 	uint32_t nprovides, nuses, npragmas, strs_len;
 	uint32_t pad;
+	/* NULL in a block that holds all its names (every cached one).
+	 * Otherwise the strings its macro provides' name_off count from: the
+	 * directive facts' of a file of directives only (decl_directives),
+	 * millions of long names in register headers that are not worth
+	 * copying or caching twice. */
+	const char *provide_strs;
 	/* followed by SymEntry provides[nprovides], uses[nuses],
 	 * pragmas[npragmas], char strs[] */
 } Symbols;
@@ -99,6 +105,8 @@ static inline const SymEntry *sym_pragmas(const Symbols *s)
 
 static inline const char *sym_name(const Symbols *s, const SymEntry *e)
 {
+	if (s->provide_strs && e->kind == SK_MACRO && e >= sym_provides(s) && e < sym_uses(s))
+		return s->provide_strs + e->name_off;
 	return (const char *)(sym_pragmas(s) + s->npragmas) + e->name_off;
 }
 
@@ -128,6 +136,12 @@ Symbols *decl_file(const char *buf, size_t len, const Facts *f, DeclScratch *s);
  * whose text and directives are ignored. */
 Symbols *decl_file_live(const char *buf, size_t len, const Facts *f, DeclScratch *s,
 			const uint32_t *dead, int ndead);
+
+/* The symbol facts of a file of directives only (Facts.directives_only),
+ * from f alone: what decl_file would give, the provides' names left in
+ * f's strings (Symbols.provide_strs), so the block lives no longer than
+ * f and is never cached. */
+Symbols *decl_directives(const Facts *f, DeclScratch *s);
 
 const char *sym_kind_name(int kind);
 

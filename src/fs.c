@@ -493,6 +493,14 @@ static void symbols_of_file(FileTable *ft, File *f, const char *key, Worker *w)
 {
 	if (f->syms || !f->facts)
 		return;
+	if (f->facts->directives_only) {
+		/* nothing to read, and nothing to cache: the directives say it
+		 * all (a third of the kernel's bytes are such #define tables) */
+		if (!w->decl)
+			w->decl = decl_scratch_new();
+		f->syms = decl_directives(f->facts, w->decl);
+		return;
+	}
 	FileStat fst = {f->size, f->mtime_ns, f->ctime_ns, f->ino};
 	if (ft->syms_cache && f->stat_ok) {
 		const Symbols *cs = cache_block_by_hash(ft->syms_cache, f->hash);
@@ -506,14 +514,6 @@ static void symbols_of_file(FileTable *ft, File *f, const char *key, Worker *w)
 	}
 	if (!w->decl)
 		w->decl = decl_scratch_new();
-	if (f->facts->directives_only) {
-		/* nothing to read: the directives say it all (a third of the
-		 * kernel's bytes are such #define tables) */
-		f->syms = decl_file("", 0, f->facts, w->decl);
-		if (ft->syms_cache && f->stat_ok)
-			cache_put_block(ft->syms_cache, key, &fst, f->hash, f->syms);
-		return;
-	}
 	long n = read_whole_key(ft, key, w);
 	if (n < 0)
 		return;
