@@ -25,13 +25,20 @@
 enum { T_EOF, T_IDENT, T_PUNCT, T_OTHER, T_BODY };
 enum { P_ARROW = 'A', P_ELLIPSIS = 'E' };
 
+/* Sixteen bytes, so that a token is returned in two registers: one that
+ * goes through memory is read back before the stores that built it have
+ * drained, and each token then waits for them. */
 typedef struct {
 	const char *s;
-	uint32_t len, line;
-	uint8_t kind;
-	char c; /* punctuator: its first char, or P_ARROW / P_ELLIPSIS */
-	uint8_t kw; /* keyword class, see classify() */
+	uint32_t line;
+	uint16_t len;       /* at most 0xffff: a longer identifier is T_OTHER
+			     * (no name that long is recorded), a longer
+			     * literal only its first 0xffff bytes */
+	unsigned kind : 4;
+	unsigned kw : 4;    /* keyword class, see classify() */
+	char c;             /* punctuator: its first char, or P_ARROW / P_ELLIPSIS */
 } Tok;
+_Static_assert(sizeof(Tok) == 16, "Tok fits two registers");
 
 /* keyword classes */
 enum { KW_NONE, KW_TYPE, KW_QUAL, KW_TAG, KW_TYPEDEF, KW_EXTERN, KW_ATTR, KW_OTHER, KW_GOTO };
@@ -399,9 +406,14 @@ static Tok scan(D *d)
 				t.kind = T_OTHER;
 			} else {
 				d->p = q;
+				if (q - t.s > 0xffff) {
+					t.kind = T_OTHER;
+					t.len = 0xffff;
+					return t;
+				}
 				t.kind = T_IDENT;
-				t.len = (uint32_t)(q - t.s);
-				t.kw = (uint8_t)classify(t.s, t.len);
+				t.len = (uint16_t)(q - t.s);
+				t.kw = (unsigned)classify(t.s, t.len) & 15;
 				return t;
 			}
 		} else if ((c >= '0' && c <= '9') ||
@@ -433,7 +445,7 @@ static Tok scan(D *d)
 				d->p += 2;
 			}
 		}
-		t.len = (uint32_t)(d->p - t.s);
+		t.len = (uint16_t)(d->p - t.s > 0xffff ? 0xffff : d->p - t.s);
 		return t;
 	}
 }
