@@ -100,7 +100,6 @@ static const char *skip_line_comment(Lexer *lx, const char *p)
 
 static const char *scan_literal(Lexer *lx, const char *p, size_t *n);
 
-
 /* GNU C accepts C++ raw strings: R"d( ... )d", also LR, uR, UR, u8R.
  * q is at the quote. */
 static bool is_raw_prefix(const char *buf, const char *q)
