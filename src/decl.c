@@ -395,9 +395,7 @@ static Tok scan(D *d)
 		d->bol = false;
 		Tok t = {.s = d->p, .line = d->line};
 		if (text_ident_start(c)) {
-			const char *q = d->p + 1;
-			while (text_ident_char(*q)) /* stops at the NUL at end */
-				q++;
+			const char *q = text_ident_end(d->p + 1, d->end);
 			if (q < d->end && (*q == '"' || *q == '\'') &&
 			    ((q - d->p == 1 && (*d->p == 'L' || *d->p == 'u' || *d->p == 'U')) ||
 			     (q - d->p == 2 && d->p[0] == 'u' && d->p[1] == '8'))) {

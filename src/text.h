@@ -38,6 +38,33 @@ static inline bool text_ident_char(char c)
 	return text_ident_class[(unsigned char)c] & 2;
 }
 
+/* The end of the run of identifier bytes at p (p itself when there is
+ * none).  Sixteen bytes at a time: the byte loop's exit, at a different
+ * length for every identifier, was a mispredicted branch per name. */
+static inline const char *text_ident_end(const char *p, const char *end)
+{
+#if defined(__SSE2__)
+	while (end - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		/* x in [lo, lo + n) as a signed compare after moving lo to -128 */
+		__m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+		__m128i alpha = _mm_cmplt_epi8(_mm_add_epi8(lower, _mm_set1_epi8((char)(128 - 'a'))),
+					       _mm_set1_epi8((char)(-128 + 26)));
+		__m128i digit = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)(128 - '0'))),
+					       _mm_set1_epi8((char)(-128 + 10)));
+		__m128i other = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('_')),
+					     _mm_cmpeq_epi8(v, _mm_set1_epi8('$')));
+		unsigned in = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(alpha, digit), other));
+		if (in != 0xffffu)
+			return p + __builtin_ctz(~in);
+		p += 16;
+	}
+#endif
+	while (p < end && text_ident_char(*p))
+		p++;
+	return p;
+}
+
 /* Is p at a backslash-newline?  Returns its length (0 if not). */
 static inline int splice_len(const char *p, const char *end)
 {

@@ -154,4 +154,10 @@ test_expect_success GCC 'lex: define bodies with blank runs, as gcc -dD has them
 	test_cmp want got
 '
 
+test_expect_success GCC 'text_ident_end stops where the byte loop stops' '
+	gcc -std=c11 -O2 -Wall -Wextra -Werror -I"$TEST_DIRECTORY/../src" \
+		"$TEST_DIRECTORY/unit/text_ident.c" -o text_ident &&
+	./text_ident
+'
+
 test_done
