@@ -451,14 +451,9 @@ static Tok scan(D *d)
 /* Skips the rest of the logical line (the directive's operands). */
 static void skip_directive_line(D *d)
 {
-	/* Most directive lines (the #define tables of register headers are a
-	 * third of the kernel's bytes) hold no comment, splice or literal:
-	 * they end at the newline, with nothing to see on the way. */
 	const char *nl = memchr(d->p, '\n', (size_t)(d->end - d->p));
-	const char *stop = nl ? nl : d->end, *q = d->p;
-	while (q < stop && *q != '/' && *q != '\\' && *q != '"' && *q != '\'')
-		q++;
-	if (q == stop) {
+	const char *stop = nl ? nl : d->end;
+	if (text_plain_line(d->p, stop)) {
 		d->p = stop;
 		return;
 	}
@@ -1293,9 +1288,7 @@ static void text_uses(DeclScratch *s, const char *p, size_t len, uint32_t line, 
 			continue;
 		}
 		if (text_ident_start(c)) {
-			const char *q = p;
-			while (q < end && text_ident_char(*q))
-				q++;
+			const char *q = text_ident_end(p, end);
 			uint32_t n = (uint32_t)(q - p);
 			bool member = prev_punct && (*prev_punct == '.' || *prev_punct == '>');
 			bool skip = member;
@@ -1462,6 +1455,8 @@ static void pragma_header(DeclScratch *s, SymEntry *e, const char *p, const char
  */
 static void comment_pragma(DeclScratch *s, const char *p, const char *end, uint32_t line)
 {
+	if (!text_pragma_start(p, end))
+		return;
 	skip_blanks(&p, end);
 	bool iwyu = word_at(&p, end, "IWYU") && (skip_blanks(&p, end), word_at(&p, end, "pragma"));
 	if (!iwyu && !word_at(&p, end, "hdrslim"))

@@ -68,14 +68,10 @@ static void note_nul(Lexer *lx)
 	}
 }
 
-/* p is just past a comment's opener: notes a comment that begins like
- * the pragmas decl.c reads ("IWYU pragma: ...", "hdrslim: ..."). */
+/* p is just past a comment's opener. */
 static void note_pragma_like(Lexer *lx, const char *p)
 {
-	while (p < lx->end && (*p == ' ' || *p == '\t'))
-		p++;
-	size_t left = (size_t)(lx->end - p);
-	if ((left >= 4 && !memcmp(p, "IWYU", 4)) || (left >= 7 && !memcmp(p, "hdrslim", 7)))
+	if (text_pragma_start(p, lx->end))
 		lx->pragma_like = true;
 }
 
@@ -183,28 +179,6 @@ static const char *scan_literal(Lexer *lx, const char *p, size_t *n)
 	return p;
 }
 
-/* Whether [p, stop) holds no comment, splice, literal or NUL: none of
- * '/', '\\', quotes or NUL. */
-static bool plain_line(const char *p, const char *stop)
-{
-#if defined(__SSE2__)
-	for (; stop - p >= 16; p += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		__m128i m = _mm_or_si128(
-			_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-						  _mm_cmpeq_epi8(v, _mm_set1_epi8('\''))),
-				     _mm_cmpeq_epi8(v, _mm_setzero_si128())));
-		if (_mm_movemask_epi8(m))
-			return false;
-	}
-#endif
-	for (; p < stop; p++)
-		if (*p == '/' || *p == '\\' || *p == '"' || *p == '\'' || !*p)
-			return false;
-	return true;
-}
-
 /*
  * Collects the logical line of a directive, starting after the '#':
  * continuations spliced, comments replaced by one space, runs of
@@ -219,7 +193,7 @@ static const char *collect_line(Lexer *lx, const char *p, size_t *len)
 	bool space = false;
 	const char *nl = memchr(p, '\n', (size_t)(end - p));
 	const char *stop = nl ? nl : end;
-	if (plain_line(p, stop)) {
+	if (text_plain_line(p, stop)) {
 		/* the common case: the logical line is the physical one with its
 		 * runs of blanks made one space (none at either end) */
 		LexScratch *s = lx->s;

@@ -103,6 +103,45 @@ static inline uint32_t count_newlines(const char *p, const char *stop)
 	return n;
 }
 
+/* Whether [p, stop) (part of one line) holds no comment, splice,
+ * literal or NUL: none of '/', '\\', quotes or NUL.  Most directive lines
+ * (the #define tables of register headers are a third of the kernel's
+ * bytes) are plain: read as they are, with nothing to see on the way. */
+static inline bool text_plain_line(const char *p, const char *stop)
+{
+#if defined(__SSE2__)
+	for (; stop - p >= 16; p += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i m = _mm_or_si128(
+			_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+						  _mm_cmpeq_epi8(v, _mm_set1_epi8('\''))),
+				     _mm_cmpeq_epi8(v, _mm_setzero_si128())));
+		if (_mm_movemask_epi8(m))
+			return false;
+	}
+#endif
+	for (; p < stop; p++)
+		if (*p == '/' || *p == '\\' || *p == '"' || *p == '\'' || !*p)
+			return false;
+	return true;
+}
+
+/* Whether a comment whose text starts at p (just past its opener) may be
+ * a pragma: after blanks, the word IWYU or hdrslim.  decl.c reads the
+ * rest of it; lex.c notes that a file has one (Facts.directives_only). */
+static inline bool text_pragma_start(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	size_t left = (size_t)(end - p), n = 0;
+	if (left >= 4 && !memcmp(p, "IWYU", 4))
+		n = 4;
+	else if (left >= 7 && !memcmp(p, "hdrslim", 7))
+		n = 7;
+	return n && (n == left || !text_ident_char(p[n]));
+}
+
 /* p is just past a comment's opening slash-star: returns just past its
  * closing star-slash (a splice between the two still closes it), or end
  * with *closed false; the newlines on the way are added to *line. */
