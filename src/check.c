@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cache.h"
 #include "decl.h"
@@ -583,20 +584,22 @@ typedef struct {
 	int next;
 } HashJob;
 
+/* The interner hash of each name sy provides, into out[]. */
+static void hash_provides(const Symbols *sy, uint32_t *out)
+{
+	char buf[300];
+	for (uint32_t k = 0; sy && k < sy->nprovides; k++) {
+		const SymEntry *e = &sym_provides(sy)[k];
+		out[k] = name_hash(sym_name(sy, e), e->name_len, sym_is_tag_kind(e->kind), buf, sizeof(buf));
+	}
+}
+
 static void *hash_worker(void *arg)
 {
 	HashJob *job = arg;
-	char buf[300];
-	for (int from, to; next_files(&job->next, job->n, &from, &to);) {
-		for (int i = from; i < to; i++) {
-			const Symbols *sy = job->syms[job->files[i]];
-			for (uint32_t k = 0; sy && k < sy->nprovides; k++) {
-				const SymEntry *e = &sym_provides(sy)[k];
-				job->hash[job->off[i] + (int)k] =
-					name_hash(sym_name(sy, e), e->name_len, sym_is_tag_kind(e->kind), buf, sizeof(buf));
-			}
-		}
-	}
+	for (int from, to; next_files(&job->next, job->n, &from, &to);)
+		for (int i = from; i < to; i++)
+			hash_provides(job->syms[job->files[i]], job->hash + job->off[i]);
 	return NULL;
 }
 
@@ -631,6 +634,34 @@ struct ProvideIndex {
 };
 
 
+/* Appends what file provides to px: the name ids, and each name's count.
+ * hash[k] is provide k's hash, and the `ahead` ones after them are the
+ * next files': the table's slots are prefetched a few names ahead. */
+static void intern_file_provides(ProvideIndex *px, int file, const Symbols *sy, const uint32_t *hash, int ahead)
+{
+	enum { AHEAD = 16 };
+	int np = sy ? (int)sy->nprovides : 0;
+	vec_push(&px->order, file);
+	vec_grow(&px->ids, px->ids.n + np);
+	for (int k = 0; k < np; k++) {
+		if (k + AHEAD < np + ahead)
+			intern_prefetch(px->names, hash[k + AHEAD]);
+		const SymEntry *e = &sym_provides(sy)[k];
+		int id = provide_id(px->names, sym_name(sy, e), e->name_len, sym_is_tag_kind(e->kind), hash[k]);
+		if (id < 0) /* a tag name too long to intern: a name no use can match */
+			id = name_id(px->names, "", 0, false, true);
+		vec_push(&px->ids, id);
+		while (px->count.n <= id) {
+			vec_push(&px->count, 0);
+			vec_push(&px->scount, 0);
+		}
+		if (e->kind == SK_SEED)
+			px->scount.v[id]++;
+		else
+			px->count.v[id]++;
+	}
+}
+
 /* Interns the names the listed files provide, appending to px.  They are
  * hashed on every core first, then interned in list order (so ids do not
  * depend on the number of threads) with the table's cache misses
@@ -648,28 +679,8 @@ static void index_provides(ProvideIndex *px, Symbols *const *syms, const int *fi
 	run_threads(hash_worker, &hj, jobs);
 	intern_reserve(px->names, nprov / 2);
 	vec_grow(&px->ids, px->ids.n + nprov);
-	enum { AHEAD = 16 };
-	for (int i = 0, at = 0; i < n; i++) {
-		const Symbols *sy = syms[files[i]];
-		vec_push(&px->order, files[i]);
-		for (uint32_t k = 0; sy && k < sy->nprovides; k++, at++) {
-			if (at + AHEAD < nprov)
-				intern_prefetch(px->names, hj.hash[at + AHEAD]);
-			const SymEntry *e = &sym_provides(sy)[k];
-			int id = provide_id(px->names, sym_name(sy, e), e->name_len, sym_is_tag_kind(e->kind), hj.hash[at]);
-			if (id < 0) /* a tag name too long to intern: a name no use can match */
-				id = name_id(px->names, "", 0, false, true);
-			vec_push(&px->ids, id);
-			while (px->count.n <= id) {
-				vec_push(&px->count, 0);
-				vec_push(&px->scount, 0);
-			}
-			if (e->kind == SK_SEED)
-				px->scount.v[id]++;
-			else
-				px->count.v[id]++;
-		}
-	}
+	for (int i = 0; i < n; i++)
+		intern_file_provides(px, files[i], syms[files[i]], hj.hash + hj.off[i], nprov - hj.off[i + 1]);
 	free(hj.hash);
 	free(hj.off);
 }
@@ -3294,26 +3305,52 @@ typedef struct {
 	int *ids;
 	bool *primary;
 	int n, nfiles;
+	uint8_t *done;     /* by copy: its symbol facts are there */
 	ProvideIndex *px;
 	pthread_t thread;
 	bool started;
 } IndexAhead;
 
+static void *symbols_ahead(void *arg)
+{
+	IndexAhead *a = arg;
+	fs_symbols_detached(a->ft, a->copies, a->keys, a->n, a->jobs, a->done);
+	return NULL;
+}
+
+/* Computes the symbol facts on a->jobs threads and interns what the files
+ * of the file set provide as they come, in file order: the names keep
+ * the ids of a run that interns them afterwards, and the interning
+ * (a second or so of CPU on the kernel) hides behind the symbol facts
+ * instead of following them on one core. */
 static void *index_ahead(void *arg)
 {
 	IndexAhead *a = arg;
-	fs_symbols_detached(a->ft, a->copies, a->keys, a->n, a->jobs);
-	Symbols **syms = xcalloc((size_t)a->nfiles + 1, sizeof(*syms));
-	IntVec primary = {0};
-	for (int i = 0; i < a->n; i++) {
-		syms[a->ids[i]] = a->copies[i].syms;
-		if (a->copies[i].syms && a->primary[i])
-			vec_push(&primary, a->ids[i]);
-	}
+	a->done = xcalloc((size_t)a->n + 1, 1);
+	pthread_t facts;
+	bool trailing = pthread_create(&facts, NULL, symbols_ahead, a) == 0;
+	if (!trailing)
+		symbols_ahead(a);
 	a->px = xcalloc(1, sizeof(*a->px));
-	index_provides(a->px, syms, primary.v, primary.n, a->jobs);
-	vec_free(&primary);
-	free(syms);
+	a->px->names = interner_new();
+	VEC(uint32_t) hash = {0};
+	for (int i = 0; i < a->n; i++) {
+		while (!__atomic_load_n(&a->done[i], __ATOMIC_ACQUIRE)) {
+			/* caught up: a file takes the workers ~0.1 ms */
+			struct timespec pause = {0, 500000};
+			nanosleep(&pause, NULL);
+		}
+		const Symbols *sy = a->copies[i].syms;
+		if (!sy || !a->primary[i])
+			continue;
+		vec_grow(&hash, (int)sy->nprovides + 1);
+		hash_provides(sy, hash.v);
+		intern_file_provides(a->px, a->ids[i], sy, hash.v, 0);
+	}
+	vec_free(&hash);
+	if (trailing)
+		pthread_join(facts, NULL);
+	free(a->done);
 	return NULL;
 }
 

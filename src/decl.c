@@ -64,6 +64,8 @@ struct DeclScratch {
 			       * table keeps the size of the largest file seen) */
 	VEC(Tok) stmt;
 	VEC(Local) locals;
+	uint64_t local_bits; /* a bit per local (local_bit): most identifiers
+			      * of a body are no local, told without a search */
 };
 
 /* ---- user-declared declaration macros ---- */
@@ -100,12 +102,48 @@ static void provide(DeclScratch *s, const char *p, uint32_t n, int kind, uint32_
 	vec_push(&s->prov, e);
 }
 
+static inline uint64_t load64(const char *p)
+{
+	uint64_t x;
+	memcpy(&x, p, 8);
+	return x;
+}
+
+static inline uint64_t load32(const char *p)
+{
+	uint32_t x;
+	memcpy(&x, p, 4);
+	return x;
+}
+
+static inline uint64_t mix(uint64_t a, uint64_t b)
+{
+	__uint128_t m = (__uint128_t)(a ^ 0xa0761d6478bd642full) * (b ^ 0xe7037ed1a0b428dbull);
+	return (uint64_t)m ^ (uint64_t)(m >> 64);
+}
+
+/* A use's slot in the per-file table: every identifier of every file is
+ * hashed, so a word at a time (overlapping loads, never past the name)
+ * rather than a byte at a time. */
 static uint64_t name_hash(const char *p, uint32_t n, bool tag)
 {
-	uint64_t h = 1469598103934665603ull ^ (uint64_t)tag;
-	for (uint32_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
-	return h;
+	uint64_t a, b, seed = (uint64_t)n << 1 | (uint64_t)tag;
+	if (n >= 8) {
+		uint64_t h = seed;
+		uint32_t i = 0;
+		for (; i + 8 < n; i += 8)
+			h = mix(h ^ load64(p + i), 0x8ebc6af09c88c6e3ull);
+		a = h;
+		b = load64(p + n - 8);
+	} else if (n >= 4) {
+		a = load32(p);
+		b = load32(p + n - 4);
+	} else {
+		a = (uint64_t)(unsigned char)p[0] << 16 | (uint64_t)(unsigned char)p[n >> 1] << 8 |
+		    (unsigned char)p[n - 1];
+		b = 0;
+	}
+	return mix(a ^ seed, b ^ 0x589965cc75374cc3ull);
 }
 
 static void grow_slots(DeclScratch *s)
@@ -591,8 +629,21 @@ static bool is_p(const Tok *t, char c)
 
 /* ---- locals of the function being read ---- */
 
+static inline uint64_t local_bit(const char *p, uint32_t n)
+{
+	return 1ull << ((n * 7u + (unsigned char)p[0] + (unsigned char)p[n - 1] * 3u) & 63);
+}
+
+static void clear_locals(DeclScratch *s)
+{
+	s->locals.n = 0;
+	s->local_bits = 0;
+}
+
 static bool is_local(D *d, const Tok *t)
 {
+	if (!(d->s->local_bits & local_bit(t->s, t->len)))
+		return false;
 	for (int i = d->s->locals.n - 1; i >= 0; i--) {
 		Local *l = &d->s->locals.v[i];
 		if (l->len == t->len && !memcmp(l->s, t->s, t->len))
@@ -605,6 +656,7 @@ static void add_local(D *d, const Tok *t)
 {
 	Local l = {.s = t->s, .len = t->len};
 	vec_push(&d->s->locals, l);
+	d->s->local_bits |= local_bit(t->s, t->len);
 }
 
 /* An identifier in code: a use unless it is a local. */
@@ -1246,10 +1298,10 @@ static void parse_external(D *d)
 				continue;
 			}
 			/* a function definition */
-			s->locals.n = 0;
+			clear_locals(s);
 			process_decl(d, s->stmt.v, s->stmt.n, true);
 			parse_function_body(d, false);
-			s->locals.n = 0;
+			clear_locals(s);
 			return;
 		}
 		vec_push(&s->stmt, t);
@@ -1523,7 +1575,8 @@ Symbols *decl_file(const char *buf, size_t len, const Facts *f, DeclScratch *s)
 
 static void scratch_reset(DeclScratch *s)
 {
-	s->prov.n = s->uses.n = s->pragmas.n = s->strs.n = s->stmt.n = s->locals.n = 0;
+	s->prov.n = s->uses.n = s->pragmas.n = s->strs.n = s->stmt.n = 0;
+	clear_locals(s);
 	for (int i = 0; i < s->filled.n; i++)
 		s->slots[s->filled.v[i]].idx = -1;
 	s->filled.n = 0;

@@ -453,6 +453,7 @@ typedef struct {
 	 * and their path keys */
 	File *copies;
 	const char *const *keys;
+	uint8_t *done;
 } LexJob;
 
 /* Reads a file whole into w->buf (NUL-terminated); returns its length or
@@ -545,9 +546,11 @@ static void *lex_worker(void *arg)
 		int i = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
 		if (i >= job->n)
 			break;
-		if (job->copies)
+		if (job->copies) {
 			symbols_of_file(job->ft, &job->copies[i], job->keys[i], &w);
-		else if (job->symbols)
+			if (job->done)
+				__atomic_store_n(&job->done[i], 1, __ATOMIC_RELEASE);
+		} else if (job->symbols)
 			load_symbols(job->ft, job->files[i], &w);
 		else
 			load_file(job->ft, job->files[i], &w);
@@ -560,7 +563,7 @@ static void run_jobs(LexJob *job, int threads);
 
 void fs_lex_all(FileTable *ft, const int *files, int n, int threads)
 {
-	LexJob job = {ft, files, n, 0, false, NULL, NULL};
+	LexJob job = {ft, files, n, 0, false, NULL, NULL, NULL};
 	run_jobs(&job, threads);
 }
 
@@ -573,14 +576,15 @@ static void open_syms_cache(FileTable *ft)
 void fs_symbols_all(FileTable *ft, const int *files, int n, int threads)
 {
 	open_syms_cache(ft);
-	LexJob job = {ft, files, n, 0, true, NULL, NULL};
+	LexJob job = {ft, files, n, 0, true, NULL, NULL, NULL};
 	run_jobs(&job, threads);
 }
 
-void fs_symbols_detached(FileTable *ft, File *files, const char *const *keys, int n, int threads)
+void fs_symbols_detached(FileTable *ft, File *files, const char *const *keys, int n, int threads,
+			 uint8_t *done)
 {
 	open_syms_cache(ft);
-	LexJob job = {ft, NULL, n, 0, true, files, keys};
+	LexJob job = {ft, NULL, n, 0, true, files, keys, done};
 	run_jobs(&job, threads);
 }
 

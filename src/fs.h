@@ -114,8 +114,10 @@ void fs_symbols_all(FileTable *ft, const int *files, int n, int threads);
  * (files[i].syms and .syms_mapped are set; keys[i] is files[i]'s path
  * key): it reads nothing of the file table's arrays, so another thread
  * may add files to the table meanwhile (the graph does).  The caller
- * copies the results back. */
-void fs_symbols_detached(FileTable *ft, File *files, const char *const *keys, int n, int threads);
+ * copies the results back.  done (or NULL): done[i] is set (release)
+ * once files[i] is, for a reader that follows the workers. */
+void fs_symbols_detached(FileTable *ft, File *files, const char *const *keys, int n, int threads,
+			 uint8_t *done);
 
 /* The file's bytes, malloc'd and NUL-terminated, or NULL.  Thread-safe. */
 char *fs_read(FileTable *ft, int file, size_t *len);

@@ -389,19 +389,31 @@ double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Process CPU time (all threads, user and system): beside a phase's wall
+ * time it tells whether the phase kept both cores busy or left one idle. */
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static struct {
 	const char *name;
-	double seconds;
+	double seconds, cpu;
 } phases[32];
 static int nphases;
-static double phase_start;
+static double phase_start, phase_cpu_start;
 
 void phase(const char *name)
 {
-	double t = now_seconds();
-	if (nphases && nphases <= 32)
+	double t = now_seconds(), c = cpu_seconds();
+	if (nphases && nphases <= 32) {
 		phases[nphases - 1].seconds = t - phase_start;
+		phases[nphases - 1].cpu = c - phase_cpu_start;
+	}
 	phase_start = t;
+	phase_cpu_start = c;
 	if (nphases < 32)
 		phases[nphases].name = name;
 	nphases++;
@@ -410,9 +422,10 @@ void phase(const char *name)
 void phase_report(void)
 {
 	phase(NULL);
-	fprintf(stderr, "hdrslim: stats: phases:");
+	fprintf(stderr, "hdrslim: stats: phases (wall, cpu of all threads):");
 	for (int i = 0; i < nphases - 1 && i < 32; i++)
-		fprintf(stderr, " %s %.3fs%s", phases[i].name, phases[i].seconds, i + 2 < nphases ? "," : "\n");
+		fprintf(stderr, " %s %.3fs/%.3fs%s", phases[i].name, phases[i].seconds, phases[i].cpu,
+			i + 2 < nphases ? "," : "\n");
 }
 
 long peak_rss_kib(void)
