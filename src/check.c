@@ -42,6 +42,9 @@ typedef struct {
 	int file, k;
 } UserRef;
 
+/* One thread's state for the root it reads (see struct Root below). */
+typedef struct Root Root;
+
 struct Check {
 	Session *s;
 	unsigned kinds;
@@ -98,6 +101,10 @@ struct Check {
 	bool any_export;  /* some file exports an include */
 	int *spell_ctx;   /* by file id: see check_spelling_prepare */
 	int nspell_ctx;
+	/* by worker thread: its tables (sized by names, needs and files) are
+	 * kept from one pass over the roots to the next, not made again */
+	Root *roots;
+	int nroots;
 };
 
 static const char *const kind_names[FK_NKINDS] = {
@@ -866,7 +873,7 @@ typedef struct {
 #define NEVER 0xffffffffu
 #define RK_CERTAIN 0x8000
 
-typedef struct {
+struct Root {
 	TuGraph g;
 	int n;
 	VEC(RootEdge) redges;
@@ -904,8 +911,6 @@ typedef struct {
 	IntVec seed_scratch; /* collect_seed_names' answer before it is kept */
 	uint64_t *cand;      /* add_closure_uses: bit set of candidate needs */
 	IntVec cand_words;   /* ... its words that are not zero */
-	uint32_t *seen_name; /* by name id: epoch of the last file that used it */
-	int *seen_slot;      /* by name id: its index in the effective uses */
 	/* the same by need, for the closure's uses: epoch and slot side by
 	 * side, one cache miss a use */
 	struct NeedMark { uint32_t epoch; int slot; } *need_mark;
@@ -920,7 +925,7 @@ typedef struct {
 	int smemo_alloc;     /* slots allocated */
 	uint32_t smemo_epoch;
 	IntVec smemo_pool;
-} Root;
+};
 
 static void ivec_fill(IntVec *v, int n, int value)
 {
@@ -1116,10 +1121,8 @@ static void root_free(Root *r)
 	vec_free(&r->seed_scratch);
 	free(r->cand);
 	vec_free(&r->cand_words);
-	free(r->seen_name);
 	free(r->smemo_key);
 	vec_free(&r->smemo_pool);
-	free(r->seen_slot);
 	free(r->need_mark);
 	free(r->rneed);
 	free(r->rneed_kinds);
@@ -2413,12 +2416,8 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	if (!ff)
 		return;
 	load_root(ck, r, file, true);
-	int nnames = intern_count(ck->names);
-	if (!r->seen_name) {
-		r->seen_name = xzalloc_now((size_t)nnames + 1, sizeof(uint32_t));
-		r->seen_slot = xzalloc_now((size_t)nnames + 1, sizeof(int));
+	if (!r->need_mark)
 		r->need_mark = xzalloc_now((size_t)ck->nneeds + 1, sizeof(*r->need_mark));
-	}
 	r->epoch++;
 	EffUseVec eff = {0};
 	/* exact mode: only what the configuration compiles of the file */
@@ -2429,8 +2428,6 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	for (int k = 0; k < nown; k++) {
 		const UseRef *u = &own[k];
 		EffUse e = {u->id, u->flags, u->line, -1, -1, 0};
-		r->seen_name[u->id] = r->epoch;
-		r->seen_slot[u->id] = eff.n;
 		int q = ck->need_of_name[u->id];
 		if (q >= 0) {
 			r->need_mark[q] = (struct NeedMark){r->epoch, eff.n};
@@ -2729,6 +2726,9 @@ void check_free(Check *ck)
 {
 	if (!ck)
 		return;
+	for (int i = 0; i < ck->nroots; i++)
+		root_free(&ck->roots[i]);
+	free(ck->roots);
 	for (int f = 0; f < ck->nfiles; f++) {
 		vec_free(&ck->prefixes[f]);
 		vec_free(&ck->uses[f]);
@@ -2955,6 +2955,7 @@ typedef struct {
 	const int *files;
 	int n;
 	int next;
+	int next_root; /* the next of ck->roots for a thread to take */
 	bool headers; /* pass 1: unresolved uses; else findings */
 	FindingVec out;
 	pthread_mutex_t *lock;
@@ -2963,8 +2964,8 @@ typedef struct {
 static void *worker(void *arg)
 {
 	Job *job = arg;
-	Root r = {0};
-	r.reach_of = -1;
+	Root *rp = &job->ck->roots[__atomic_fetch_add(&job->next_root, 1, __ATOMIC_RELAXED)];
+	Root r = *rp;
 	FindingVec mine = {0};
 	for (;;) {
 		int i = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
@@ -2982,7 +2983,7 @@ static void *worker(void *arg)
 		vec_push(&job->out, mine.v[i]);
 	pthread_mutex_unlock(job->lock);
 	vec_free(&mine);
-	root_free(&r);
+	*rp = r;
 	return NULL;
 }
 
@@ -2990,6 +2991,14 @@ static void run_parallel(Job *job, int threads)
 {
 	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	job->lock = &lock;
+	Check *ck = job->ck;
+	int need = threads < 1 ? 1 : threads > 64 ? 64 : threads; /* as run_threads */
+	if (ck->nroots < need) {
+		ck->roots = xrealloc(ck->roots, (size_t)need * sizeof(Root));
+		for (int i = ck->nroots; i < need; i++)
+			ck->roots[i] = (Root){.reach_of = -1};
+		ck->nroots = need;
+	}
 	run_threads(worker, job, threads);
 }
 

@@ -116,6 +116,21 @@ static inline uint64_t load32(const char *p)
 	return x;
 }
 
+/* Whether a[0..n) and b[0..n) are the same bytes, n >= 1: names are short,
+ * and a call to memcmp costs more than comparing them. */
+static inline bool same_name(const char *a, const char *b, uint32_t n)
+{
+	if (n >= 8) {
+		for (uint32_t i = 0; i + 8 < n; i += 8)
+			if (load64(a + i) != load64(b + i))
+				return false;
+		return load64(a + n - 8) == load64(b + n - 8);
+	}
+	if (n >= 4)
+		return load32(a) == load32(b) && load32(a + n - 4) == load32(b + n - 4);
+	return a[0] == b[0] && a[n >> 1] == b[n >> 1] && a[n - 1] == b[n - 1];
+}
+
 static inline uint64_t mix(uint64_t a, uint64_t b)
 {
 	__uint128_t m = (__uint128_t)(a ^ 0xa0761d6478bd642full) * (b ^ 0xe7037ed1a0b428dbull);
@@ -181,7 +196,7 @@ static void use(DeclScratch *s, const char *p, uint32_t n, int flags, uint32_t l
 		Slot *sl = &s->slots[j];
 		SymEntry *e = &s->uses.v[sl->idx];
 		if (sl->hash == h && e->name_len == n && ((e->flags & UF_TAG) != 0) == tag &&
-		    !memcmp(s->strs.v + e->name_off, p, n)) {
+		    same_name(s->strs.v + e->name_off, p, n)) {
 			e->flags |= (uint8_t)flags;
 			return;
 		}
@@ -236,12 +251,11 @@ static struct {
 static uint32_t kw_lengths[256];
 static pthread_once_t kw_once = PTHREAD_ONCE_INIT;
 
+/* The first and last bytes and the length tell the keywords apart well
+ * enough for a table of a few collisions, without reading the rest. */
 static uint32_t kw_hash(const char *p, uint32_t n)
 {
-	uint32_t h = 2166136261u;
-	for (uint32_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)p[i]) * 16777619u;
-	return h;
+	return (unsigned char)p[0] * 31u + (unsigned char)p[n - 1] * 7u + n * 101u;
 }
 
 static void kw_init(void)
@@ -263,7 +277,7 @@ static int classify(const char *p, uint32_t n)
 	if (n < 2 || n > 28 || !(kw_lengths[(unsigned char)p[0]] >> n & 1))
 		return KW_NONE;
 	for (uint32_t j = kw_hash(p, n) & (KW_SLOTS - 1); kw_table[j].w; j = (j + 1) & (KW_SLOTS - 1))
-		if (kw_table[j].len == n && !memcmp(kw_table[j].w, p, n))
+		if (kw_table[j].len == n && same_name(kw_table[j].w, p, n))
 			return kw_table[j].k;
 	return KW_NONE;
 }
@@ -646,7 +660,7 @@ static bool is_local(D *d, const Tok *t)
 		return false;
 	for (int i = d->s->locals.n - 1; i >= 0; i--) {
 		Local *l = &d->s->locals.v[i];
-		if (l->len == t->len && !memcmp(l->s, t->s, t->len))
+		if (l->len == t->len && same_name(l->s, t->s, t->len))
 			return true;
 	}
 	return false;

@@ -457,8 +457,9 @@ typedef struct {
 } LexJob;
 
 /* Reads a file whole into w->buf (NUL-terminated); returns its length or
- * -1.  key: the file's path key (the string, so that no table is read). */
-static long read_whole_key(FileTable *ft, const char *key, Worker *w)
+ * -1.  key: the file's path key (the string, so that no table is read).
+ * *seen (may be NULL): the file's stat as it was opened. */
+static long read_whole_key(FileTable *ft, const char *key, Worker *w, FileStat *seen)
 {
 	char *abs;
 	int dirfd = at_dir(ft, key, &abs);
@@ -469,6 +470,11 @@ static long read_whole_key(FileTable *ft, const char *key, Worker *w)
 		if (fd >= 0)
 			close(fd);
 		return -1;
+	}
+	if (seen) {
+		File f = {0};
+		set_stat(&f, &st);
+		*seen = (FileStat){f.size, f.mtime_ns, f.ctime_ns, f.ino};
 	}
 	size_t size = (size_t)st.st_size;
 	if (size + 1 > w->cap) {
@@ -484,7 +490,7 @@ static long read_whole_key(FileTable *ft, const char *key, Worker *w)
 
 static long read_whole(FileTable *ft, int id, Worker *w)
 {
-	return read_whole_key(ft, intern_str(ft->keys, ft->files[id].key), w);
+	return read_whole_key(ft, intern_str(ft->keys, ft->files[id].key), w, NULL);
 }
 
 /* f's symbol facts, f's directive facts being read: from the symbols
@@ -515,13 +521,16 @@ static void symbols_of_file(FileTable *ft, File *f, const char *key, Worker *w)
 	}
 	if (!w->decl)
 		w->decl = decl_scratch_new();
-	long n = read_whole_key(ft, key, w);
+	FileStat seen;
+	long n = read_whole_key(ft, key, w, &seen);
 	if (n < 0)
 		return;
 	f->syms = decl_file(w->buf, (size_t)n, f->facts, w->decl);
-	/* cached under the hash of the bytes just read: the facts' hash, unless
-	 * the file changed in between */
-	if (ft->syms_cache && f->stat_ok && hash_bytes(w->buf, (size_t)n) == f->hash)
+	/* cached under the facts' hash when the bytes just read are the ones
+	 * it was taken of: the same stat, as the facts cache trusts it (no
+	 * second pass over every byte), or else the same hash */
+	bool same = f->stat_ok && !memcmp(&seen, &fst, sizeof(fst)) && (uint64_t)n == fst.size;
+	if (ft->syms_cache && f->stat_ok && (same || hash_bytes(w->buf, (size_t)n) == f->hash))
 		cache_put_block(ft->syms_cache, key, &fst, f->hash, f->syms);
 }
 
