@@ -3450,26 +3450,35 @@ void check_open_session(Session *s, Options *o, const char *tree, char **paths, 
 	if (!files->n)
 		for (int i = 0; i < tree_files.n; i++)
 			vec_push(files, tree_files.v[i]);
+	/* the units' contexts are set before the graph is prepared (lexing
+	 * needs only their files) */
 	VEC(Unit) units = {0};
 	for (int i = 0; i < tree_files.n && !scoped; i++) {
-		Unit u = {tree_files.v[i], session_ctx_for_file(s, tree_files.v[i])};
+		Unit u = {tree_files.v[i], -1};
 		vec_push(&units, u);
 	}
 	for (int i = 0; i < files->n; i++) {
-		Unit u = {files->v[i], session_ctx_for_file(s, files->v[i])};
+		Unit u = {files->v[i], -1};
 		vec_push(&units, u);
 	}
 	vec_free(&tree_files);
 	s->units_only = scoped; /* the graph reads the rest of the closures as it meets them */
 	if (!scoped && s->graph && o->index_ahead) {
 		/* the symbol names need only the files' own facts: index them
-		 * on a thread of their own while the graph is built */
+		 * on a thread of their own while the contexts are worked out
+		 * (the kernel's: every directory's Makefile) and the graph is
+		 * built */
 		session_lex(s, units.v, units.n);
 		IndexAhead ahead;
 		index_ahead_start(s, &ahead);
+		phase("units");
+		for (int i = 0; i < units.n; i++)
+			units.v[i].ctx = session_ctx_for_file(s, units.v[i].file);
 		session_prepare(s, units.v, units.n);
 		index_ahead_finish(s, &ahead);
 	} else {
+		for (int i = 0; i < units.n; i++)
+			units.v[i].ctx = session_ctx_for_file(s, units.v[i].file);
 		session_prepare(s, units.v, units.n);
 	}
 	if (scoped) {
