@@ -14,6 +14,7 @@
 #include "check.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -3342,6 +3343,22 @@ static void *index_ahead(void *arg)
 		symbols_ahead(a);
 	a->px = xcalloc(1, sizeof(*a->px));
 	a->px->names = interner_new();
+	/* the table sized once, as index_provides does from the count: a
+	 * file's macro provides are its #defines, the rest come at about
+	 * one per 512 bytes of code (the kernel's: 1 per 430) */
+	long guess = 0;
+	for (int i = 0; i < a->n; i++) {
+		const Facts *f = a->copies[i].facts;
+		if (!a->primary[i])
+			continue;
+		for (uint32_t j = 0; j < f->ndirs; j++)
+			guess += facts_dirs(f)[j].kind == D_DEFINE;
+		if (!f->directives_only)
+			guess += (long)(a->copies[i].size / 512);
+	}
+	guess = guess > INT_MAX / 4 ? INT_MAX / 4 : guess;
+	intern_reserve(a->px->names, (int)(guess / 2));
+	vec_grow(&a->px->ids, (int)guess);
 	VEC(uint32_t) hash = {0};
 	for (int i = 0; i < a->n; i++) {
 		while (!__atomic_load_n(&a->done[i], __ATOMIC_ACQUIRE)) {
