@@ -793,8 +793,8 @@ static void build_index(Check *ck)
 	for (int i = 0; i < nnames; i++)
 		ck->seed_off[i + 1] = ck->seed_off[i] + (i < scount.n ? scount.v[i] : 0);
 	ck->seed_file = xmalloc((size_t)ck->seed_off[nnames] * sizeof(int) + 1);
-	int *fill = xcalloc((size_t)nnames + 1, sizeof(int));
-	int *sfill = xcalloc((size_t)nnames + 1, sizeof(int));
+	/* prov_off[id] and seed_off[id] serve as id's cursors and end as the
+	 * next id's starts: shifted back after (no fill counts by name) */
 	int at = 0;
 	for (int f = 0; f < ft->nfiles; f++) {
 		const Symbols *sy = ft->files[f].syms;
@@ -806,13 +806,15 @@ static void build_index(Check *ck)
 			const SymEntry *e = &sym_provides(sy)[k];
 			int id = ids.v[at++];
 			if (e->kind == SK_SEED)
-				ck->seed_file[ck->seed_off[id] + sfill[id]++] = f;
+				ck->seed_file[ck->seed_off[id]++] = f;
 			else
-				ck->provs[ck->prov_off[id] + fill[id]++] = (Prov){f, e->kind, in_ranges(rg, nrg, e->line), e->line};
+				ck->provs[ck->prov_off[id]++] = (Prov){f, e->kind, in_ranges(rg, nrg, e->line), e->line};
 		}
 	}
-	free(fill);
-	free(sfill);
+	memmove(ck->prov_off + 1, ck->prov_off, (size_t)nnames * sizeof(int));
+	ck->prov_off[0] = 0;
+	memmove(ck->seed_off + 1, ck->seed_off, (size_t)nnames * sizeof(int));
+	ck->seed_off[0] = 0;
 	vec_free(&scount);
 	/* per name, the .c files' provides last: a closure rarely holds a .c
 	 * file, and pr_fmt or DRV_NAME is defined in thousands of them */
@@ -2016,13 +2018,14 @@ static void build_users(Check *ck)
 	for (int i = 0; i < nn; i++)
 		ck->user_off[i + 1] += ck->user_off[i];
 	ck->users = xmalloc((size_t)ck->user_off[nn] * sizeof(UserRef) + 1);
-	int *fill = xcalloc((size_t)nn + 1, sizeof(int));
+	/* user_off[id] as id's cursor, as in build_index */
 	for (int f = 0; f < ck->nfiles; f++)
 		for (int k = 0; k < ck->uses[f].n; k++) {
 			int id = ck->uses[f].v[k].id;
-			ck->users[ck->user_off[id] + fill[id]++] = (UserRef){f, k};
+			ck->users[ck->user_off[id]++] = (UserRef){f, k};
 		}
-	free(fill);
+	memmove(ck->user_off + 1, ck->user_off, (size_t)nn * sizeof(int));
+	ck->user_off[0] = 0;
 }
 
 static int cmp_userref(const void *a, const void *b)
@@ -3359,6 +3362,8 @@ static void *index_ahead(void *arg)
 	guess = guess > INT_MAX / 4 ? INT_MAX / 4 : guess;
 	intern_reserve(a->px->names, (int)(guess / 2));
 	vec_grow(&a->px->ids, (int)guess);
+	vec_grow(&a->px->count, (int)(guess / 2));
+	vec_grow(&a->px->scount, (int)(guess / 2));
 	VEC(uint32_t) hash = {0};
 	for (int i = 0; i < a->n; i++) {
 		while (!__atomic_load_n(&a->done[i], __ATOMIC_ACQUIRE)) {
