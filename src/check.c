@@ -892,9 +892,12 @@ struct Root {
 	uint64_t *inclos;    /* by file id: a bit per file of the closure, so
 			      * scanning a name's providers stays in cache */
 	IntVec inclos_set;   /* the files whose bits are set */
-	uint32_t *rmark;     /* by name id: == epoch when the root provides it */
-	uint16_t *rkinds;    /* ... with these kinds (bit set of SymKind), and
-			      * RK_CERTAIN when one is outside every #if */
+	/* what the root provides: name id -> kinds (bit set of SymKind, and
+	 * RK_CERTAIN when one is outside every #if); open addressing, id -1
+	 * empty.  A root provides a few hundred names: a table by name id (4
+	 * million) missed the cache on every lookup. */
+	struct RootProv { int id; uint16_t kinds; } *rprov;
+	int rprov_cap, rprov_alloc;
 	uint32_t repoch;
 	IntVec prov_nodes;
 	IntVec prov_cert;    /* by index in prov_nodes: provides it for certain */
@@ -1117,8 +1120,7 @@ static void root_free(Root *r)
 	vec_free(&r->reach);
 	vec_free(&r->hits);
 	vec_free(&r->lnames);
-	free(r->rmark);
-	free(r->rkinds);
+	free(r->rprov);
 	free(r->vmark);
 	vec_free(&r->queue);
 	vec_free(&r->seed_scratch);
@@ -1136,6 +1138,23 @@ static void root_free(Root *r)
 static int ctx_of(Check *ck, int file)
 {
 	return ck->ctx_of_file[file];
+}
+
+/* The slot of name id in the root's provides: its entry, or the empty
+ * one where it would go. */
+static inline struct RootProv *rprov_slot(const Root *r, int id)
+{
+	unsigned mask = (unsigned)r->rprov_cap - 1, h = ((unsigned)id * 2654435761u) & mask;
+	while (r->rprov[h].id >= 0 && r->rprov[h].id != id)
+		h = (h + 1) & mask;
+	return &r->rprov[h];
+}
+
+/* The kinds the root provides name id with (0: it does not). */
+static inline unsigned root_kinds(const Root *r, int id)
+{
+	const struct RootProv *rp = rprov_slot(r, id);
+	return rp->id == id ? rp->kinds : 0;
 }
 
 /* labels: the dominator-like labels of label(), which finding the
@@ -1178,25 +1197,30 @@ static void load_root(Check *ck, Root *r, int file, bool labels)
 	for (int v = 1; v < r->g.nodes.n && !r->c_in_closure; v++)
 		r->c_in_closure = ck->is_c[r->g.nodes.v[v]];
 	/* what the root provides itself */
-	if (!r->rmark) {
-		int nn = intern_count(ck->names);
-		r->rmark = xzalloc_now((size_t)nn + 1, sizeof(uint32_t));
-		r->rkinds = xzalloc_now((size_t)nn + 1, sizeof(uint16_t));
-	}
 	r->repoch++;
 	const Symbols *sy = ck->s->ft.files[file].syms;
 	const uint32_t *rg;
 	int nrg = sy ? unknown_ranges(ck, file, &rg) : 0;
+	int nprov = sy ? ck->fprov_off[file + 1] - ck->fprov_off[file] : 0;
+	r->rprov_cap = 16;
+	while (r->rprov_cap < 2 * nprov)
+		r->rprov_cap *= 2;
+	if (r->rprov_cap > r->rprov_alloc) {
+		free(r->rprov);
+		r->rprov = xmalloc((size_t)r->rprov_cap * sizeof(*r->rprov));
+		r->rprov_alloc = r->rprov_cap;
+	}
+	for (int i = 0; i < r->rprov_cap; i++)
+		r->rprov[i].id = -1;
 	for (int k = ck->fprov_off[file]; sy && k < ck->fprov_off[file + 1]; k++) {
 		int id = ck->fprov[k];
-		if (r->rmark[id] != r->repoch) {
-			r->rmark[id] = r->repoch;
-			r->rkinds[id] = 0;
-		}
+		struct RootProv *rp = rprov_slot(r, id);
+		if (rp->id < 0)
+			*rp = (struct RootProv){id, 0};
 		const SymEntry *e = &sym_provides(sy)[k - ck->fprov_off[file]];
-		r->rkinds[id] |= (uint16_t)(1u << e->kind);
+		rp->kinds |= (uint16_t)(1u << e->kind);
 		if (!in_ranges(rg, nrg, e->line))
-			r->rkinds[id] |= RK_CERTAIN;
+			rp->kinds |= RK_CERTAIN;
 		int q = ck->need_of_name ? ck->need_of_name[id] : -1;
 		if (q >= 0) {
 			if (!r->rneed) {
@@ -1204,7 +1228,7 @@ static void load_root(Check *ck, Root *r, int file, bool labels)
 				r->rneed_kinds = xzalloc_now((size_t)ck->nneeds + 1, sizeof(uint16_t));
 			}
 			r->rneed[q] = r->repoch;
-			r->rneed_kinds[q] = r->rkinds[id];
+			r->rneed_kinds[q] = rp->kinds;
 		}
 	}
 	/* exported includes: the exporter provides what they provide */
@@ -1267,9 +1291,10 @@ static bool kinds_satisfy(unsigned kinds, int flags)
 
 static bool root_satisfies(const Root *r, int id, int flags)
 {
-	if (r->rmark[id] != r->repoch || (flags & UF_PROTO))
+	unsigned kinds = root_kinds(r, id);
+	if (!kinds || (flags & UF_PROTO))
 		return false;
-	return kinds_satisfy(r->rkinds[id], flags);
+	return kinds_satisfy(kinds, flags);
 }
 
 /* The node of file in the root's closure, -1 when it is not there. */
@@ -1598,7 +1623,7 @@ static void compute_unresolved(Check *ck, Root *r, int file)
 			 * own business when it or its closure has the macro that
 			 * makes it, else its includer's to bring */
 			int n;
-			bool own = r->rmark[u->id] == r->repoch && (r->rkinds[u->id] >> SK_SEED & 1);
+			bool own = root_kinds(r, u->id) >> SK_SEED & 1;
 			if (!own && (seed_nodes(ck, r, u->id, &n), n == 0))
 				vec_push(out, u->id << 1);
 			continue;
@@ -2284,7 +2309,7 @@ static bool needs_includer(Check *ck, Root *r, int target)
 	 * <asm-generic/posix_types.h> then skips its own typedef) */
 	for (int k = 0; k < ck->uses[target].n; k++) {
 		const UseRef *u = &ck->uses[target].v[k];
-		if ((u->flags & UF_COND) && r->rmark[u->id] == r->repoch && (r->rkinds[u->id] >> SK_MACRO & 1))
+		if ((u->flags & UF_COND) && (root_kinds(r, u->id) >> SK_MACRO & 1))
 			return true;
 	}
 	if (!ck->has_unresolved[target])
