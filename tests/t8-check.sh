@@ -753,6 +753,28 @@ test_expect_success 'FILE arguments: a .c file nothing includes: the cache tells
 	test_grep " 0 lexed, 4 from cache" sc5.err
 '
 
+# The symbol facts are made on several threads, and the names they
+# provide are indexed as they come: ids must follow the files' order, not
+# the threads', and a cached run must read what a computing run made.
+test_expect_success 'the findings do not depend on the threads, nor on the symbol facts being cached' '
+	for c in $(cd "$CHECK" && ls); do
+		fresh "$CHECK/$c" thr.$c &&
+		(cd thr.$c && XDG_CACHE_HOME="$TRASH_DIRECTORY/thr1.$c" hdrslim check --json -j1 -I include . \
+			>../thr1.json 2>/dev/null; test $? -le 1) &&
+		test -s thr1.json || return 1
+		for j in 2 5; do
+			(cd thr.$c && XDG_CACHE_HOME="$TRASH_DIRECTORY/thr$j.$c" hdrslim check --json --stats -j$j \
+				-I include . >../thrj.json 2>../thrj.err; test $? -le 1) &&
+			test_grep "symbol facts: 0 from cache" thrj.err &&
+			test_cmp thr1.json thrj.json &&
+			(cd thr.$c && XDG_CACHE_HOME="$TRASH_DIRECTORY/thr$j.$c" hdrslim check --json --stats -j$j \
+				-I include . >../thrj.json 2>../thrj.err; test $? -le 1) &&
+			test_grep -v "symbol facts: 0 from cache" thrj.err &&
+			test_cmp thr1.json thrj.json || return 1
+		done
+	done
+'
+
 test_expect_success 'TREE defaults to the current directory' '
 	fresh "$RN" rn3
 	(cd rn3 && hdrslim check -I include) >out.rn3 || :
