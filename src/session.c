@@ -172,6 +172,19 @@ static bool is_file(const char *p)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+typedef struct {
+	const char *root;
+	Cache *cache;
+	pthread_t thread;
+} CacheOpen;
+
+static void *open_cache(void *arg)
+{
+	CacheOpen *co = arg;
+	co->cache = cache_open(co->root);
+	return NULL;
+}
+
 void session_open(Session *s, Options *o, const char *tree, bool walk)
 {
 	memset(s, 0, sizeof(*s));
@@ -213,13 +226,21 @@ void session_open(Session *s, Options *o, const char *tree, bool walk)
 		       (o->mode == 0 && (compdb || build || o->flags.any_macro));
 	if (o->clear_cache)
 		cache_clear(root);
-	if (!o->no_cache)
-		s->ft.cache = cache_open(root);
 	phase("setup");
+	/* the facts cache is read (its entries indexed) while the tree is
+	 * walked: neither needs the other */
+	CacheOpen co = {.root = root};
+	bool opening = !o->no_cache && walk && pthread_create(&co.thread, NULL, open_cache, &co) == 0;
+	if (!o->no_cache && !opening)
+		s->ft.cache = cache_open(root);
 	if (walk) {
 		phase("walk");
 		fs_walk(&s->ft, kernel ? kernel_excludes : NULL);
 		s->walked = true;
+	}
+	if (opening) {
+		pthread_join(co.thread, NULL);
+		s->ft.cache = co.cache;
 	}
 	if (!compdb && !kernel) {
 		char *flags_file = path_join(root, "compile_flags.txt");
