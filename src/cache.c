@@ -381,7 +381,7 @@ const char *cache_path(const Cache *c)
 	return c->path ? c->path : "(none)";
 }
 
-static bool same_stat(const FileStat *a, const FileStat *b)
+bool file_stat_same(const FileStat *a, const FileStat *b)
 {
 	return a->size == b->size && a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns &&
 	       a->ino == b->ino;
@@ -395,7 +395,7 @@ const Facts *cache_by_stat(const Cache *c, const char *key, const FileStat *st, 
 	for (uint32_t h = (uint32_t)key_hash(key, n) & c->mask; c->by_key[h]; h = (h + 1) & c->mask) {
 		Entry *e = &c->loaded[c->by_key[h] - 1];
 		if (e->key_len == n && memcmp(e->key, key, n) == 0) {
-			if (!same_stat(&e->st, st) || !entry_ok(c, e))
+			if (!file_stat_same(&e->st, st) || !entry_ok(c, e))
 				return NULL;
 			*hash = e->hash;
 			return e->block;
@@ -412,7 +412,7 @@ bool cache_flags_by_stat(const Cache *c, const char *key, const FileStat *st, ui
 	for (uint32_t h = (uint32_t)key_hash(key, n) & c->mask; c->by_key[h]; h = (h + 1) & c->mask) {
 		const Entry *e = &c->loaded[c->by_key[h] - 1];
 		if (e->key_len == n && memcmp(e->key, key, n) == 0) {
-			if (!same_stat(&e->st, st) || __atomic_load_n(&e->verified, __ATOMIC_RELAXED) == 2)
+			if (!file_stat_same(&e->st, st) || __atomic_load_n(&e->verified, __ATOMIC_RELAXED) == 2)
 				return false;
 			*flags = e->flags;
 			return true;
@@ -453,7 +453,7 @@ void cache_put_block(Cache *c, const char *key, const FileStat *st, uint64_t has
 			Entry *e = &c->loaded[c->by_key[h] - 1];
 			if (e->key_len == n && memcmp(e->key, key, n) == 0) {
 				pthread_mutex_lock(&c->lock);
-				if (same_stat(&e->st, st) && e->hash == hash) {
+				if (file_stat_same(&e->st, st) && e->hash == hash) {
 					if (!e->kept)
 						e->kept = true, c->kept++;
 					pthread_mutex_unlock(&c->lock);

@@ -37,6 +37,7 @@ const char *cache_path(const Cache *c);
 typedef struct {
 	uint64_t size, mtime_ns, ctime_ns, ino;
 } FileStat;
+bool file_stat_same(const FileStat *a, const FileStat *b);
 
 const Facts *cache_by_stat(const Cache *c, const char *key, const FileStat *st, uint64_t *hash);
 /* The flags of that entry, from its head alone (the block is neither read

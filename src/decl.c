@@ -131,34 +131,10 @@ static inline bool same_name(const char *a, const char *b, uint32_t n)
 	return a[0] == b[0] && a[n >> 1] == b[n >> 1] && a[n - 1] == b[n - 1];
 }
 
-static inline uint64_t mix(uint64_t a, uint64_t b)
-{
-	__uint128_t m = (__uint128_t)(a ^ 0xa0761d6478bd642full) * (b ^ 0xe7037ed1a0b428dbull);
-	return (uint64_t)m ^ (uint64_t)(m >> 64);
-}
-
-/* A use's slot in the per-file table: every identifier of every file is
- * hashed, so a word at a time (overlapping loads, never past the name)
- * rather than a byte at a time. */
+/* A use's slot in the per-file table (the tag namespace apart). */
 static uint64_t name_hash(const char *p, uint32_t n, bool tag)
 {
-	uint64_t a, b, seed = (uint64_t)n << 1 | (uint64_t)tag;
-	if (n >= 8) {
-		uint64_t h = seed;
-		uint32_t i = 0;
-		for (; i + 8 < n; i += 8)
-			h = mix(h ^ load64(p + i), 0x8ebc6af09c88c6e3ull);
-		a = h;
-		b = load64(p + n - 8);
-	} else if (n >= 4) {
-		a = load32(p);
-		b = load32(p + n - 4);
-	} else {
-		a = (uint64_t)(unsigned char)p[0] << 16 | (uint64_t)(unsigned char)p[n >> 1] << 8 |
-		    (unsigned char)p[n - 1];
-		b = 0;
-	}
-	return mix(a ^ seed, b ^ 0x589965cc75374cc3ull);
+	return hash_bytes(p, n) ^ (uint64_t)tag;
 }
 
 static void grow_slots(DeclScratch *s)
@@ -1364,9 +1340,7 @@ static void text_uses(DeclScratch *s, const char *p, size_t len, uint32_t line, 
 				while (a < ae && !skip) {
 					while (a < ae && !text_ident_start(*a))
 						a++;
-					const char *b = a;
-					while (b < ae && text_ident_char(*b))
-						b++;
+					const char *b = text_ident_end(a, ae);
 					if ((uint32_t)(b - a) == n && !memcmp(a, p, n))
 						skip = true;
 					a = b;

@@ -317,6 +317,12 @@ static int at_dir(const FileTable *ft, const char *key, char **abs)
 	return dirfd;
 }
 
+/* f's stat as the caches compare it. */
+static FileStat file_stat(const File *f)
+{
+	return (FileStat){f->size, f->mtime_ns, f->ctime_ns, f->ino};
+}
+
 static void set_stat(File *f, const struct stat *st)
 {
 	f->size = (uint64_t)st->st_size;
@@ -355,7 +361,7 @@ bool fs_may_name_code(FileTable *ft, int id)
 	if (!ft->cache || !stat_file(ft, f, &dirfd, &abs))
 		return !(f->flags & F_READ_ERROR);
 	free(abs);
-	FileStat fst = {f->size, f->mtime_ns, f->ctime_ns, f->ino};
+	FileStat fst = file_stat(f);
 	uint32_t flags;
 	return !cache_flags_by_stat(ft->cache, intern_str(ft->keys, f->key), &fst, &flags) ||
 	       (flags & CACHE_NAMES_CODE);
@@ -377,7 +383,7 @@ static void load_file(FileTable *ft, int id, Worker *w)
 	if (!cache_is_empty(ft->cache)) {
 		if (!stat_file(ft, f, &dirfd, &abs))
 			return;
-		fst = (FileStat){f->size, f->mtime_ns, f->ctime_ns, f->ino};
+		fst = file_stat(f);
 		const Facts *cf = cache_by_stat(ft->cache, key, &fst, &f->hash);
 		if (cf) {
 			free(abs);
@@ -400,7 +406,7 @@ static void load_file(FileTable *ft, int id, Worker *w)
 	}
 	/* what is read is what the open file says, should it have changed */
 	set_stat(f, &st);
-	fst = (FileStat){f->size, f->mtime_ns, f->ctime_ns, f->ino};
+	fst = file_stat(f);
 	if (f->size + 1 > w->cap) {
 		w->cap = f->size + 1 > 65536 ? f->size + 1 : 65536;
 		free(w->buf);
@@ -472,9 +478,9 @@ static long read_whole_key(FileTable *ft, const char *key, Worker *w, FileStat *
 		return -1;
 	}
 	if (seen) {
-		File f = {0};
-		set_stat(&f, &st);
-		*seen = (FileStat){f.size, f.mtime_ns, f.ctime_ns, f.ino};
+		File now = {0};
+		set_stat(&now, &st);
+		*seen = file_stat(&now);
 	}
 	size_t size = (size_t)st.st_size;
 	if (size + 1 > w->cap) {
@@ -508,7 +514,7 @@ static void symbols_of_file(FileTable *ft, File *f, const char *key, Worker *w)
 		f->syms = decl_directives(f->facts, w->decl);
 		return;
 	}
-	FileStat fst = {f->size, f->mtime_ns, f->ctime_ns, f->ino};
+	FileStat fst = file_stat(f);
 	if (ft->syms_cache && f->stat_ok) {
 		const Symbols *cs = cache_block_by_hash(ft->syms_cache, f->hash);
 		if (cs) {
@@ -529,7 +535,7 @@ static void symbols_of_file(FileTable *ft, File *f, const char *key, Worker *w)
 	/* cached under the facts' hash when the bytes just read are the ones
 	 * it was taken of: the same stat, as the facts cache trusts it (no
 	 * second pass over every byte), or else the same hash */
-	bool same = f->stat_ok && !memcmp(&seen, &fst, sizeof(fst)) && (uint64_t)n == fst.size;
+	bool same = file_stat_same(&seen, &fst) && (uint64_t)n == fst.size;
 	if (ft->syms_cache && f->stat_ok && (same || hash_bytes(w->buf, (size_t)n) == f->hash))
 		cache_put_block(ft->syms_cache, key, &fst, f->hash, f->syms);
 }

@@ -382,20 +382,23 @@ void json_string(StrBuf *out, const char *s)
 	sb_addc(out, '"');
 }
 
-double now_seconds(void)
+static double clock_seconds(clockid_t clock)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+double now_seconds(void)
+{
+	return clock_seconds(CLOCK_MONOTONIC);
 }
 
 /* Process CPU time (all threads, user and system): beside a phase's wall
  * time it tells whether the phase kept both cores busy or left one idle. */
 static double cpu_seconds(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 static struct {
