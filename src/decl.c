@@ -132,7 +132,7 @@ static inline bool same_name(const char *a, const char *b, uint32_t n)
 }
 
 /* A use's slot in the per-file table (the tag namespace apart). */
-static uint64_t name_hash(const char *p, uint32_t n, bool tag)
+static uint64_t use_hash(const char *p, uint32_t n, bool tag)
 {
 	return hash_bytes(p, n) ^ (uint64_t)tag;
 }
@@ -166,7 +166,7 @@ static void use(DeclScratch *s, const char *p, uint32_t n, int flags, uint32_t l
 	bool tag = flags & UF_TAG;
 	if (2 * (s->nused + 1) > s->nslots)
 		grow_slots(s);
-	uint64_t h = name_hash(p, n, tag);
+	uint64_t h = use_hash(p, n, tag);
 	uint32_t j = (uint32_t)h & (s->nslots - 1);
 	for (; s->slots[j].idx >= 0; j = (j + 1) & (s->nslots - 1)) {
 		Slot *sl = &s->slots[j];
