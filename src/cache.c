@@ -28,6 +28,16 @@
  * first damaged segment.  When the journal grows past a quarter of the
  * main file, or many entries are stale, the next save writes a new main
  * file and removes the journal.
+ *
+ * A run that computes most blocks anew (the first on a tree: a quarter of
+ * a gigabyte of symbol facts for the kernel) has them made in place
+ * (cache_reserve_block): in an unnamed file (O_TMPFILE) in the cache
+ * directory, mapped, each block behind room for its entry's head and key,
+ * so that the file is laid out as a cache file as the blocks come.  Saving
+ * then writes the header and links the file into place; no block is
+ * copied, and the blocks never take anonymous memory besides.  The file
+ * grows by fallocate() ahead of the blocks, so a full disk fails a
+ * fallocate (the blocks are then malloc'd), never a store to a mapped page.
  */
 #include "cache.h"
 
@@ -65,6 +75,7 @@ typedef struct {
 	uint32_t flags;  /* all bits set when the head's two copies differ */
 	uint8_t verified; /* 0 not yet, 1 good, 2 damaged (set by any thread) */
 	bool kept;       /* used by this run, unchanged */
+	bool in_place;   /* its head and key are before its block in the arena */
 	bool superseded; /* this run, or the journal, has newer facts for the key */
 } Entry;
 typedef VEC(Entry) EntryVec;
@@ -93,7 +104,21 @@ struct Cache {
 	uint8_t *in_file;   /* by loaded entry: in the cache file after the
 			     * first save (kept, or every one but the
 			     * superseded when it was not rewritten) */
+	/* blocks made in place (cache_reserve_block), NULL arena: none yet */
+	char *arena;        /* ARENA_SPACE bytes mapped of arena_fd */
+	int arena_fd;
+	size_t arena_used;  /* handed out, from the header on */
+	size_t arena_len;   /* the file's length: fallocated so far */
+	int arena_entries;  /* blocks handed out */
+	int arena_open;     /* handed out, not yet put */
+	bool arena_off;     /* no (more) blocks in place: it failed, or is saved */
+	int in_place_saved; /* blocks the file was saved with where they were made */
 };
+
+/* Address space for the blocks made in place (only what is used is
+ * backed), and the steps the file grows by. */
+#define ARENA_SPACE ((size_t)1 << 36)
+#define ARENA_STEP ((size_t)32 << 20)
 
 #define MAGIC "HDRSLIMD"
 #define JMAGIC "HDRSLIMJ"
@@ -101,6 +126,12 @@ struct Cache {
 static uint64_t key_hash(const char *k, size_t n)
 {
 	return hash_bytes(k, n);
+}
+
+/* An entry's key, NUL-terminated and padded to 8 bytes. */
+static size_t key_pad(size_t key_len)
+{
+	return (key_len + 1 + 7) & ~(size_t)7;
 }
 
 static char *cache_dir(void)
@@ -267,7 +298,7 @@ static bool parse_entries(const char *data, size_t off, size_t end, uint32_t cou
 		EntryHead h;
 		memcpy(&h, data + off, sizeof(h));
 		off += sizeof(h);
-		size_t kpad = ((size_t)h.key_len + 1 + 7) & ~(size_t)7;
+		size_t kpad = key_pad(h.key_len);
 		if (off + kpad + h.block_size > end || (h.block_size & 7) || h.block_size < 8)
 			return false;
 		Entry e = {.key = data + off, .key_len = h.key_len, .st = h.st, .hash = h.hash, .check = h.check,
@@ -443,32 +474,144 @@ void cache_put(Cache *c, const char *key, const FileStat *st, uint64_t hash, con
 	cache_put_block(c, key, st, hash, f);
 }
 
+static uint32_t block_flags(const Cache *c, const void *block)
+{
+	return c->kind == CACHE_FACTS && ((const Facts *)block)->names_code ? CACHE_NAMES_CODE : 0;
+}
+
+/* The check written is the one the entry came with (read from the file,
+ * or computed when it was put): a block damaged on disk and never used
+ * keeps failing it, rather than being written out as good. */
+static EntryHead entry_head(const Cache *c, const Entry *e)
+{
+	uint32_t flags = block_flags(c, e->block);
+	return (EntryHead){e->key_len, block_size(e->block), e->st, e->hash, e->check, flags, ~flags};
+}
+
+static size_t entry_bytes(const Entry *e)
+{
+	return sizeof(EntryHead) + key_pad(e->key_len) + block_size(e->block);
+}
+
+/* Opens the arena on the first block asked for; under c->lock. */
+static bool arena_ready(Cache *c)
+{
+	if (c->arena)
+		return !c->arena_off;
+	if (c->arena_off || c->disabled || !c->path)
+		return false;
+	c->arena_off = true; /* unless all goes well */
+	cache_make_dir();
+	char *dir = path_dirname(c->path);
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+	free(dir);
+	if (fd < 0)
+		return false; /* a file system without unnamed files: blocks are malloc'd */
+	void *p = mmap(NULL, ARENA_SPACE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		close(fd);
+		return false;
+	}
+	c->arena = p;
+	c->arena_fd = fd;
+	c->arena_used = 24; /* the header, written last */
+	c->arena_off = false;
+	return true;
+}
+
+/* Makes the arena's file at least len bytes long; under c->lock. */
+static bool arena_grow(Cache *c, size_t len)
+{
+	while (c->arena_len < len) {
+		if (c->arena_len + ARENA_STEP > ARENA_SPACE ||
+		    fallocate(c->arena_fd, 0, (off_t)c->arena_len, (off_t)ARENA_STEP) != 0)
+			return false;
+		c->arena_len += ARENA_STEP;
+	}
+	return true;
+}
+
+void *cache_reserve_block(Cache *c, const char *key, size_t size)
+{
+	size_t n = strlen(key);
+	if (!c || !n || n > UINT32_MAX || size < 8 || (size & 7) || size > UINT32_MAX)
+		return NULL;
+	size_t need = sizeof(EntryHead) + key_pad(n) + size;
+	char *at = NULL;
+	pthread_mutex_lock(&c->lock);
+	if (arena_ready(c)) {
+		if (arena_grow(c, c->arena_used + need)) {
+			at = c->arena + c->arena_used;
+			c->arena_used += need;
+			c->arena_entries++;
+			c->arena_open++;
+		} else {
+			c->arena_off = true; /* what is there stays; the rest is malloc'd */
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (!at)
+		return NULL;
+	/* flags and not_flags both 0: open (see in_place_head) */
+	EntryHead h = {.key_len = (uint32_t)n, .block_size = (uint32_t)size};
+	memcpy(at, &h, sizeof(h));
+	memset(at + sizeof(h), 0, key_pad(n));
+	memcpy(at + sizeof(h), key, n);
+	return at + sizeof(h) + key_pad(n);
+}
+
+/* The head before block when block was handed out by cache_reserve_block
+ * for this key and is not put yet; under c->lock. */
+static EntryHead *in_place_head(const Cache *c, const char *key, size_t n, const void *block)
+{
+	const char *b = block;
+	if (!c->arena || b < c->arena + 24 + sizeof(EntryHead) || b >= c->arena + c->arena_used)
+		return NULL;
+	EntryHead *h = (EntryHead *)(b - key_pad(n) - sizeof(EntryHead));
+	if ((const char *)h < c->arena + 24 || h->key_len != n || h->block_size != block_size(block) ||
+	    h->flags || h->not_flags || memcmp(h + 1, key, n) != 0)
+		return NULL;
+	return h;
+}
+
 void cache_put_block(Cache *c, const char *key, const FileStat *st, uint64_t hash, const void *f)
 {
 	if (c->disabled)
 		return;
 	size_t n = strlen(key);
-	if (c->nloaded) {
-		for (uint32_t h = (uint32_t)key_hash(key, n) & c->mask; c->by_key[h]; h = (h + 1) & c->mask) {
-			Entry *e = &c->loaded[c->by_key[h] - 1];
-			if (e->key_len == n && memcmp(e->key, key, n) == 0) {
-				pthread_mutex_lock(&c->lock);
-				if (file_stat_same(&e->st, st) && e->hash == hash) {
-					if (!e->kept)
-						e->kept = true, c->kept++;
-					pthread_mutex_unlock(&c->lock);
-					return;
-				}
-				e->superseded = true;
-				pthread_mutex_unlock(&c->lock);
-				break;
-			}
+	Entry *old = NULL;
+	for (uint32_t h = c->nloaded ? (uint32_t)key_hash(key, n) & c->mask : 0; c->nloaded && c->by_key[h];
+	     h = (h + 1) & c->mask) {
+		Entry *e = &c->loaded[c->by_key[h] - 1];
+		if (e->key_len == n && memcmp(e->key, key, n) == 0) {
+			old = e;
+			break;
 		}
 	}
-	/* the check now, on the caller's thread, while the block is in cache */
-	Entry e = {.key = xstrndup(key, n), .key_len = (uint32_t)n, .st = *st, .hash = hash, .block = f,
-		   .check = entry_check(key, n, f)};
 	pthread_mutex_lock(&c->lock);
+	EntryHead *head = in_place_head(c, key, n, f);
+	/* a block made in place is always written (it is there already);
+	 * the same facts as a loaded entry keep that entry, unless a run
+	 * found it damaged */
+	if (old && !head && file_stat_same(&old->st, st) && old->hash == hash &&
+	    __atomic_load_n(&old->verified, __ATOMIC_RELAXED) != 2) {
+		if (!old->kept)
+			old->kept = true, c->kept++;
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	if (old)
+		old->superseded = true;
+	pthread_mutex_unlock(&c->lock);
+	/* the check now, on the caller's thread, while the block is in cache */
+	Entry e = {.key_len = (uint32_t)n, .st = *st, .hash = hash, .block = f, .check = entry_check(key, n, f),
+		   .in_place = head != NULL};
+	pthread_mutex_lock(&c->lock);
+	if (head) {
+		*head = entry_head(c, &e);
+		c->arena_open--;
+	}
+	e.key = head ? (const char *)(head + 1) : xstrndup(key, n);
 	vec_push(&c->added, e);
 	pthread_mutex_unlock(&c->lock);
 }
@@ -525,24 +668,10 @@ static void put(Writer *w, const void *p, size_t n)
 	w->iov[w->niov++] = (struct iovec){(void *)p, n};
 }
 
-static uint32_t block_flags(const Cache *c, const void *block)
-{
-	return c->kind == CACHE_FACTS && ((const Facts *)block)->names_code ? CACHE_NAMES_CODE : 0;
-}
-
-/* The check written is the one the entry came with (read from the file,
- * or computed when it was put): a block damaged on disk and never used
- * keeps failing it, rather than being written out as good. */
-static EntryHead entry_head(const Cache *c, const Entry *e)
-{
-	uint32_t flags = block_flags(c, e->block);
-	return (EntryHead){e->key_len, block_size(e->block), e->st, e->hash, e->check, flags, ~flags};
-}
-
 static void write_entry(const Cache *c, Writer *w, const Entry *e)
 {
 	static const char zeros[8];
-	size_t kpad = ((size_t)e->key_len + 1 + 7) & ~(size_t)7;
+	size_t kpad = key_pad(e->key_len);
 	if (w->niov + 4 > WRITER_IOV)
 		flush(w);
 	EntryHead *h = &w->heads[w->nheads++];
@@ -569,6 +698,16 @@ static void remove_old_versions(const Cache *c)
 		free(jp);
 		free(p);
 	}
+}
+
+/* A new cache file is in place: the journal and files of older versions
+ * are not needed. */
+static void replaced(const Cache *c)
+{
+	char *jp = journal_path(c);
+	unlink(jp); /* all it held is in the new file */
+	free(jp);
+	remove_old_versions(c);
 }
 
 /* Streams the entries to a temporary file, then writes the header,
@@ -613,17 +752,67 @@ static void write_all(Cache *c, const uint8_t *write_loaded, const Entry *added,
 		warn_at(c->path, 0, "cannot write the cache: %s", strerror(errno));
 		unlink(tmp);
 	} else {
-		char *jp = journal_path(c);
-		unlink(jp); /* all it held is in the new file */
-		free(jp);
-		remove_old_versions(c);
+		replaced(c);
 	}
 	free(tmp);
 }
 
-static size_t entry_bytes(const Entry *e)
+/* The arena made the new cache file: the entries that are not in it
+ * appended (the loaded ones kept, blocks that were malloc'd), the header
+ * written, the file linked into place.  False when a step fails; then
+ * nothing has replaced the old file, and the caller writes it as usual
+ * (the arena's blocks stay readable). */
+static bool write_in_place(Cache *c, const uint8_t *write_loaded, const Entry *added, int nadded, size_t end,
+			   int entries)
 {
-	return sizeof(EntryHead) + (((size_t)e->key_len + 1 + 7) & ~(size_t)7) + block_size(e->block);
+	uint32_t count = (uint32_t)entries;
+	for (int i = 0; i < c->nloaded + nadded; i++) {
+		bool loaded = i < c->nloaded;
+		const Entry *e = loaded ? &c->loaded[i] : &added[i - c->nloaded];
+		if (loaded ? !write_loaded[i] : e->in_place)
+			continue;
+		size_t need = entry_bytes(e);
+		if (!arena_grow(c, end + need))
+			return false;
+		char *at = c->arena + end;
+		EntryHead h = entry_head(c, e);
+		memcpy(at, &h, sizeof(h));
+		memset(at + sizeof(h), 0, key_pad(e->key_len));
+		memcpy(at + sizeof(h), e->key, e->key_len);
+		memcpy(at + sizeof(h) + key_pad(e->key_len), e->block, block_size(e->block));
+		end += need;
+		count++;
+	}
+	uint32_t version = c->version;
+	uint64_t file_len = end;
+	memcpy(c->arena, MAGIC, 8);
+	memcpy(c->arena + 8, &version, 4);
+	memcpy(c->arena + 12, &count, 4);
+	memcpy(c->arena + 16, &file_len, 8);
+	if (ftruncate(c->arena_fd, (off_t)end) != 0)
+		return false;
+	/* an unnamed file gets a name through /proc (linkat's AT_EMPTY_PATH
+	 * would need a capability) */
+	char proc[64];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", c->arena_fd);
+	char *tmp = xasprintf("%s.tmp.%d", c->path, (int)getpid());
+	unlink(tmp);
+	bool ok = linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0;
+	if (ok && rename(tmp, c->path) != 0) {
+		ok = false;
+		unlink(tmp);
+	}
+	free(tmp);
+	if (ok) {
+		replaced(c);
+		c->in_place_saved = entries;
+	}
+	return ok;
+}
+
+int cache_saved_in_place(const Cache *c)
+{
+	return c ? c->in_place_saved : 0;
 }
 
 /* Appends the entries to the journal as one segment; false when it
@@ -640,7 +829,7 @@ static bool append_journal(Cache *c, const Entry *added, int nadded)
 	for (int i = 0; i < nadded; i++) {
 		const Entry *e = &added[i];
 		EntryHead h = entry_head(c, e);
-		size_t kpad = ((size_t)e->key_len + 1 + 7) & ~(size_t)7;
+		size_t kpad = key_pad(e->key_len);
 		memcpy(buf + at, &h, sizeof(h));
 		at += sizeof(h);
 		memset(buf + at, 0, kpad);
@@ -695,6 +884,11 @@ struct CacheSave {
 	int nadded;
 	uint8_t *keep;  /* by loaded entry: to be kept */
 	int stale;
+	/* the arena as it was: every block in it put, so it can become
+	 * the new file (its length, its entries) */
+	bool in_place;
+	size_t arena_end;
+	int arena_entries;
 };
 
 CacheSave *cache_save_begin(Cache *c, bool keep_unused)
@@ -717,6 +911,12 @@ CacheSave *cache_save_begin(Cache *c, bool keep_unused)
 		sv->keep[i] = !c->loaded[i].superseded && (c->loaded[i].kept || keep_unused);
 		sv->stale += !sv->keep[i];
 	}
+	if (c->arena && !c->arena_off && !c->arena_open) {
+		sv->in_place = true;
+		sv->arena_end = c->arena_used;
+		sv->arena_entries = c->arena_entries;
+	}
+	c->arena_off = true; /* later blocks are malloc'd, and go to the journal */
 	c->saved = true;
 	c->saved_added = sv->nadded;
 	c->in_file = xmalloc((size_t)c->nloaded + 1);
@@ -748,7 +948,8 @@ void cache_save_finish(CacheSave *sv)
 	 * wrote, else all of them (the journal supersedes the changed ones) */
 	for (int i = 0; i < c->nloaded; i++)
 		c->in_file[i] = rewrite ? sv->keep[i] : 1;
-	if (rewrite)
+	if (rewrite && !(sv->in_place && write_in_place(c, sv->keep, sv->added, sv->nadded, sv->arena_end,
+							   sv->arena_entries)))
 		write_all(c, sv->keep, sv->added, sv->nadded);
 	free(sv->keep);
 	free(sv->added);
@@ -780,7 +981,8 @@ void cache_free(Cache *c)
 	if (!c)
 		return;
 	for (int i = 0; i < c->added.n; i++)
-		free((char *)c->added.v[i].key);
+		if (!c->added.v[i].in_place)
+			free((char *)c->added.v[i].key);
 	vec_free(&c->added);
 	free(c->in_file);
 	free(c->loaded);
@@ -790,6 +992,10 @@ void cache_free(Cache *c)
 		munmap(c->data, c->data_len);
 	if (c->jdata)
 		munmap(c->jdata, c->jdata_len);
+	if (c->arena) {
+		munmap(c->arena, ARENA_SPACE);
+		close(c->arena_fd);
+	}
 	free(c->path);
 	free(c);
 }

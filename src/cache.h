@@ -55,6 +55,14 @@ void cache_put(Cache *c, const char *key, const FileStat *st, uint64_t hash, con
  * multiple of 8. */
 const void *cache_block_by_hash(const Cache *c, uint64_t hash);
 void cache_put_block(Cache *c, const char *key, const FileStat *st, uint64_t hash, const void *block);
+/* Room for a block of size bytes (a multiple of 8) that will be put
+ * under key, made where the next cache file is laid out (see cache.c),
+ * so that saving does not copy it; it lives as long as the cache.  NULL
+ * when there is no room there (then the caller allocates the block).
+ * Every block got this way must be put, by the thread that got it. */
+void *cache_reserve_block(Cache *c, const char *key, size_t size);
+/* How many blocks the cache file was saved with where they were made. */
+int cache_saved_in_place(const Cache *c);
 /* Writes the cache if anything changed.  keep_unused: also keep the
  * entries this run did not look at (it saw only part of the tree); else
  * they are dropped (the run listed the whole tree, so they are gone).

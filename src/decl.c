@@ -1556,11 +1556,6 @@ void decl_scratch_free(DeclScratch *s)
 	free(s);
 }
 
-Symbols *decl_file(const char *buf, size_t len, const Facts *f, DeclScratch *s)
-{
-	return decl_file_live(buf, len, f, s, NULL, 0);
-}
-
 static void scratch_reset(DeclScratch *s)
 {
 	s->prov.n = s->uses.n = s->pragmas.n = s->strs.n = s->stmt.n = 0;
@@ -1571,10 +1566,8 @@ static void scratch_reset(DeclScratch *s)
 	s->nused = 0;
 }
 
-static Symbols *symbols_block(DeclScratch *s, const char *provide_strs);
-
-Symbols *decl_file_live(const char *buf, size_t len, const Facts *f, DeclScratch *s,
-			const uint32_t *dead, int ndead)
+static void parse_file(DeclScratch *s, const char *buf, size_t len, const Facts *f, const uint32_t *dead,
+		       int ndead)
 {
 	scratch_reset(s);
 	if (f)
@@ -1582,23 +1575,49 @@ Symbols *decl_file_live(const char *buf, size_t len, const Facts *f, DeclScratch
 	D d = {.p = buf, .end = buf + len, .line = 1, .bol = true, .s = s};
 	while (peek(&d).kind != T_EOF)
 		parse_external(&d);
-	return symbols_block(s, NULL);
+}
+
+Symbols *decl_file(const char *buf, size_t len, const Facts *f, DeclScratch *s)
+{
+	return decl_file_placed(buf, len, f, s, NULL);
+}
+
+static Symbols *symbols_block(DeclScratch *s, const char *provide_strs, const BlockPlace *place);
+
+Symbols *decl_file_placed(const char *buf, size_t len, const Facts *f, DeclScratch *s, const BlockPlace *place)
+{
+	parse_file(s, buf, len, f, NULL, 0);
+	return symbols_block(s, NULL, place);
+}
+
+Symbols *decl_file_live(const char *buf, size_t len, const Facts *f, DeclScratch *s,
+			const uint32_t *dead, int ndead)
+{
+	parse_file(s, buf, len, f, dead, ndead);
+	return symbols_block(s, NULL, NULL);
 }
 
 Symbols *decl_directives(const Facts *f, DeclScratch *s)
 {
 	scratch_reset(s);
 	directive_facts(s, f, NULL, 0, true);
-	return symbols_block(s, facts_strs(f));
+	return symbols_block(s, facts_strs(f), NULL);
 }
 
-/* The scratch's findings as one block. */
-static Symbols *symbols_block(DeclScratch *s, const char *provide_strs)
+/* The scratch's findings as one block: where place puts it, else
+ * malloc'd. */
+static Symbols *symbols_block(DeclScratch *s, const char *provide_strs, const BlockPlace *place)
 {
 	size_t nent = (size_t)(s->prov.n + s->uses.n + s->pragmas.n);
-	size_t size = sizeof(Symbols) + nent * sizeof(SymEntry) + (size_t)s->strs.n;
-	size = (size + 7) & ~(size_t)7; /* cacheable: blocks are 8-byte aligned */
-	Symbols *out = xcalloc(1, size);
+	size_t used = sizeof(Symbols) + nent * sizeof(SymEntry) + (size_t)s->strs.n;
+	size_t size = (used + 7) & ~(size_t)7; /* cacheable: blocks are 8-byte aligned */
+	Symbols *out = place ? place->at(place->arg, size) : NULL;
+	if (out) {
+		memset(out, 0, sizeof(Symbols));
+		memset((char *)out + used, 0, size - used);
+	} else {
+		out = xcalloc(1, size);
+	}
 	out->size = (uint32_t)size;
 	out->nprovides = (uint32_t)s->prov.n;
 	out->nuses = (uint32_t)s->uses.n;

@@ -131,6 +131,17 @@ bool decl_has_extra_macros(void);
  * #if and #define uses come from them).  Returns a malloc'd block. */
 Symbols *decl_file(const char *buf, size_t len, const Facts *f, DeclScratch *s);
 
+/* Where a caller wants a block: at(arg, size) returns size bytes (a
+ * multiple of 8, 8-aligned), or NULL for a malloc'd block. */
+typedef struct {
+	void *(*at)(void *arg, size_t size);
+	void *arg;
+} BlockPlace;
+
+/* decl_file, the block put where place says (the symbols cache writes it
+ * in place: cache_reserve_block). */
+Symbols *decl_file_placed(const char *buf, size_t len, const Facts *f, DeclScratch *s, const BlockPlace *place);
+
 /* The same for the live part of a file under one configuration: dead
  * holds [from, to) line pairs (ndead numbers) of branches not taken,
  * whose text and directives are ignored. */

@@ -499,6 +499,20 @@ static long read_whole(FileTable *ft, int id, Worker *w)
 	return read_whole_key(ft, intern_str(ft->keys, ft->files[id].key), w, NULL);
 }
 
+struct InCache {
+	Cache *cache;
+	const char *key;
+	bool placed;
+};
+
+static void *in_cache(void *arg, size_t size)
+{
+	struct InCache *in = arg;
+	void *at = cache_reserve_block(in->cache, in->key, size);
+	in->placed = at != NULL;
+	return at;
+}
+
 /* f's symbol facts, f's directive facts being read: from the symbols
  * cache or by reading the file again.  Reads nothing of the file table
  * but the root (see fs_symbols_detached). */
@@ -531,13 +545,19 @@ static void symbols_of_file(FileTable *ft, File *f, const char *key, Worker *w)
 	long n = read_whole_key(ft, key, w, &seen);
 	if (n < 0)
 		return;
-	f->syms = decl_file(w->buf, (size_t)n, f->facts, w->decl);
 	/* cached under the facts' hash when the bytes just read are the ones
 	 * it was taken of: the same stat, as the facts cache trusts it (no
 	 * second pass over every byte), or else the same hash */
 	bool same = file_stat_same(&seen, &fst) && (uint64_t)n == fst.size;
-	if (ft->syms_cache && f->stat_ok && (same || hash_bytes(w->buf, (size_t)n) == f->hash))
-		cache_put_block(ft->syms_cache, key, &fst, f->hash, f->syms);
+	if (!ft->syms_cache || !f->stat_ok || !(same || hash_bytes(w->buf, (size_t)n) == f->hash)) {
+		f->syms = decl_file(w->buf, (size_t)n, f->facts, w->decl);
+		return;
+	}
+	/* made where the cache file will have it */
+	struct InCache in = {ft->syms_cache, key, false};
+	f->syms = decl_file_placed(w->buf, (size_t)n, f->facts, w->decl, &(BlockPlace){in_cache, &in});
+	f->syms_mapped = in.placed;
+	cache_put_block(ft->syms_cache, key, &fst, f->hash, f->syms);
 }
 
 static void load_symbols(FileTable *ft, int id, Worker *w)

@@ -451,7 +451,8 @@ void session_close(Session *s)
 			(double)s->ft.bytes_read / (1024.0 * 1024.0), s->cfg.ctxs.n, s->cfg.chains.n, t,
 			peak_rss_kib() / 1024);
 		if (s->ft.syms_cache)
-			fprintf(stderr, "hdrslim: stats: symbol facts: %d from cache\n", s->ft.syms_cache_hits);
+			fprintf(stderr, "hdrslim: stats: symbol facts: %d from cache, %d saved in place\n",
+				s->ft.syms_cache_hits, cache_saved_in_place(s->ft.syms_cache));
 		if (s->scope) {
 			int n = 0;
 			for (int i = 0; i < s->nscope; i++)

@@ -775,6 +775,54 @@ test_expect_success 'the findings do not depend on the threads, nor on the symbo
 	done
 '
 
+# The first run makes the symbol facts where the cache file will have them
+# (an unnamed file, linked into place when saved); a later run that
+# changes many files writes a new file with the unchanged entries copied
+# in; a damaged block is made again, and the next file has it repaired.
+test_expect_success 'the symbols cache: made in place, rewritten with what did not change, a damaged block repaired' '
+	rm -rf sy && mkdir -p sy &&
+	printf "struct unused_here { int u; };\n" >sy/u.h &&
+	i=0 && while test $i -lt 16; do
+		printf "#include \"h%d.h\"\n#include \"u.h\"\nint f%d(void) { return G%d; }\n" $i $i $i >sy/c$i.c &&
+		printf "#define G%d %d\nstruct s%d { int x; };\n" $i $i $i >sy/h$i.h &&
+		i=$((i + 1))
+	done &&
+	XDG_CACHE_HOME="$PWD/sycache" && export XDG_CACHE_HOME &&
+	run_sy () {
+		(cd sy && hdrslim check --json --stats . >../$1.json 2>../$1.err; test $? -eq 1) &&
+		test_grep "symbol facts: $2 from cache, $3 saved in place" $1.err &&
+		test "$(ls sycache/hdrslim | grep -c tmp)" = 0
+	} &&
+	run_sy sy1 0 33 &&
+	test_grep "\"c0.c\", \"line\": 2, .*\"kind\": \"unused\"" sy1.json &&
+	syms=$(ls sycache/hdrslim/*.syms) &&
+	run_sy sy2 33 0 &&
+	test_cmp sy1.json sy2.json &&
+	# half the headers change: more than a journal takes
+	i=0 && while test $i -lt 8; do
+		printf "#define G%d %d\nstruct s%d { long x; };\n" $i $i $i >sy/h$i.h &&
+		i=$((i + 1))
+	done &&
+	cp "$syms" syms.before &&
+	run_sy sy3 25 8 &&
+	! cmp -s "$syms" syms.before &&
+	test ! -e "$syms.log" &&
+	run_sy sy4 33 0 &&
+	test_cmp sy3.json sy4.json &&
+	(cd sy && hdrslim check --json --no-cache . >../sy5.json; test $? -eq 1) &&
+	test_cmp sy3.json sy5.json &&
+	# the line of the first name h3.h provides, 8 bytes into the first
+	# entry after the block head (32 bytes), after the key "h3.h" padded
+	# to 8: the block no longer matches its check
+	at=$(grep -boa "h3\.h" "$syms" | head -n 1 | cut -d: -f1) &&
+	at=$((at + 8 + 32 + 8)) &&
+	printf "\177" | dd of="$syms" bs=1 seek=$at conv=notrunc 2>/dev/null &&
+	run_sy sy6 32 0 &&
+	test_cmp sy3.json sy6.json &&
+	run_sy sy7 33 0 &&
+	test_cmp sy3.json sy7.json
+'
+
 test_expect_success 'TREE defaults to the current directory' '
 	fresh "$RN" rn3
 	(cd rn3 && hdrslim check -I include) >out.rn3 || :
