@@ -29,7 +29,6 @@ typedef struct {
 	int file;
 	uint8_t kind;
 	bool cond; /* union mode: not there in every configuration */
-	uint32_t line;
 } Prov;
 
 typedef struct {
@@ -808,7 +807,7 @@ static void build_index(Check *ck)
 			if (e->kind == SK_SEED)
 				ck->seed_file[ck->seed_off[id]++] = f;
 			else
-				ck->provs[ck->prov_off[id]++] = (Prov){f, e->kind, in_ranges(rg, nrg, e->line), e->line};
+				ck->provs[ck->prov_off[id]++] = (Prov){f, e->kind, in_ranges(rg, nrg, e->line)};
 		}
 	}
 	memmove(ck->prov_off + 1, ck->prov_off, (size_t)nnames * sizeof(int));
