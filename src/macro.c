@@ -87,7 +87,7 @@ void mt_reset(MacroTable *mt)
 	for (int i = 0; i < mt->touched.n; i++)
 		mt->by_id[mt->touched.v[i]] = NULL;
 	mt->touched.n = 0;
-	arena_free(&mt->arena);
+	arena_clear(&mt->arena);
 	mt->work_left = WORK_PER_RESET;
 }
 

@@ -170,6 +170,20 @@ char *arena_strndup(Arena *a, const char *s, size_t n)
 	return p;
 }
 
+void arena_clear(Arena *a)
+{
+	ArenaBlock *keep = a->head;
+	while (keep && keep->next) { /* the first block made: a standard one */
+		ArenaBlock *next = keep->next;
+		free(keep);
+		keep = next;
+	}
+	if (keep)
+		keep->used = 0;
+	a->head = keep;
+	a->used_total = 0;
+}
+
 void arena_free(Arena *a)
 {
 	ArenaBlock *b = a->head;

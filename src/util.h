@@ -90,6 +90,9 @@ typedef struct {
 void *arena_alloc(Arena *a, size_t n);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 void arena_free(Arena *a);
+/* Frees all but one block, kept for reuse: for an arena emptied over and
+ * over (a fresh megabyte each time is a fresh megabyte of page faults). */
+void arena_clear(Arena *a);
 
 /* Growable byte buffer. */
 typedef struct {
