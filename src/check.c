@@ -31,11 +31,18 @@ typedef struct {
 	bool cond; /* union mode: not there in every configuration */
 } Prov;
 
+/* 8 bytes: the kernel's files have 4.9 M of them. */
 typedef struct {
-	int id;         /* name id */
-	uint8_t flags;  /* UseFlags */
-	uint32_t line;
+	int id;             /* name id */
+	unsigned line : 25; /* USE_LINE_MAX for any later line */
+	unsigned flags : 7; /* UseFlags */
 } UseRef;
+#define USE_LINE_MAX ((1u << 25) - 1)
+
+static UseRef use_ref(int id, unsigned flags, uint32_t line)
+{
+	return (UseRef){id, line < USE_LINE_MAX ? line : USE_LINE_MAX, flags};
+}
 
 /* One use of a name: file and index in its uses. */
 typedef struct {
@@ -526,6 +533,10 @@ static void *uses_worker(void *arg)
 			/* the names hashed first, so that the table's slots can be
 			 * fetched a few names ahead of their lookup */
 			vec_grow(&hash, (int)sy->nuses);
+			if (sy->nuses && !ck->uses[f].cap) { /* at most one each: no doubling */
+				ck->uses[f].v = xmalloc(sy->nuses * sizeof(UseRef));
+				ck->uses[f].cap = (int)sy->nuses;
+			}
 			for (uint32_t k = 0; k < sy->nuses; k++) {
 				const SymEntry *e = &sym_uses(sy)[k];
 				hash.v[k] = name_hash(sym_name(sy, e), e->name_len, e->flags & UF_TAG, buf, sizeof(buf));
@@ -548,8 +559,7 @@ static void *uses_worker(void *arg)
 					id = pasted_seed(ck, name, e->name_len); /* in code: made by a macro call */
 				if (id < 0 || id >= nnames)
 					continue;
-				UseRef r = {id, e->flags, e->line};
-				vec_push(&ck->uses[f], r);
+				vec_push(&ck->uses[f], use_ref(id, e->flags, e->line));
 			}
 		}
 	}
@@ -2267,7 +2277,7 @@ static bool live_uses(Check *ck, int file, const TuGraph *g, void *outp)
 		int id = name_id(ck->names, sym_name(sy, e), e->name_len, e->flags & UF_TAG, false);
 		if (id < 0)
 			continue;
-		UseRef u = {id, e->flags, e->line};
+		UseRef u = use_ref(id, e->flags, e->line);
 		vec_push(out, u);
 	}
 	free(sy);
