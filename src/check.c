@@ -57,6 +57,12 @@ struct Check {
 	unsigned kinds;
 	bool strict;
 	Interner *names;   /* symbol names; tags are stored as "struct NAME" */
+	/* The names a finding can turn on, numbered densely in the
+	 * interner's order (see keep_live_names): every table by name id
+	 * is by these ids.  NULL: all of the interner's, as they are. */
+	int nnames;
+	int *old2new;      /* by interner id: the name id, -1 none */
+	int *new2old;      /* by name id: the interner id */
 	int *prov_off;     /* CSR: name id -> provs */
 	Prov *provs;
 	int *prov_hdr_end; /* by name id: provs from .c files come after this */
@@ -162,6 +168,23 @@ static int name_id(Interner *in, const char *s, size_t n, bool tag, bool add)
 }
 
 /* ---- what users wrote ---- */
+
+/* A name's id by its interned text, -1 when it is not one of ck's names. */
+static int find_name(const Check *ck, const char *s, size_t n)
+{
+	int id = intern_find(ck->names, s, n);
+	return id < 0 || !ck->old2new ? id : ck->old2new[id];
+}
+
+static const char *name_str(const Check *ck, int id)
+{
+	return intern_str(ck->names, ck->new2old ? ck->new2old[id] : id);
+}
+
+static int name_len(const Check *ck, int id)
+{
+	return intern_len(ck->names, ck->new2old ? ck->new2old[id] : id);
+}
 
 static const Symbols *syms_of(const Check *ck, int file)
 {
@@ -460,7 +483,7 @@ static void for_pasted_seeds(const Check *ck, const char *name, size_t n,
 			continue;
 		memcpy(buf, name, (size_t)len);
 		memcpy(buf + len, "##", 2);
-		int sid = intern_find(ck->names, buf, (size_t)len + 2);
+		int sid = find_name(ck, buf, (size_t)len + 2);
 		if (sid >= 0 && ck->is_paste_seed[sid] && !fn(ck, sid, arg))
 			return;
 	}
@@ -481,20 +504,20 @@ static int pasted_seed(const Check *ck, const char *name, size_t n)
 	return sid;
 }
 
-static void index_pasted_seeds(Check *ck)
+/* has_seeds: by name id, how many files have the name as a seed. */
+static void index_pasted_seeds(Check *ck, const int *has_seeds)
 {
-	int nn = intern_count(ck->names);
+	int nn = ck->nnames;
 	ck->paste_lens = xcalloc(2 * 65536, sizeof(uint64_t)); /* see paste_lengths */
 	ck->is_paste_seed = xzalloc_now((size_t)nn + 1, 1);
 	ck->seed_bloom = xzalloc_now((1u << SEED_BLOOM_BITS) / 64, sizeof(uint64_t));
 	for (int id = 0; id < nn; id++) {
-		int len = intern_len(ck->names, id);
-		const char *t = intern_str(ck->names, id);
-		if (ck->seed_off[id + 1] > ck->seed_off[id])
-			seed_bloom_add(ck, t, len);
-		if (len < 4 || len > 65 || t[len - 1] != '#' || t[len - 2] != '#')
+		if (!has_seeds[id])
 			continue;
-		if (ck->seed_off[id + 1] == ck->seed_off[id])
+		int len = name_len(ck, id);
+		const char *t = name_str(ck, id);
+		seed_bloom_add(ck, t, len);
+		if (len < 4 || len > 65 || t[len - 1] != '#' || t[len - 2] != '#')
 			continue;
 		ck->is_paste_seed[id] = 1;
 		int plen = len - 2;
@@ -522,7 +545,7 @@ static void *uses_worker(void *arg)
 	UsesJob *job = arg;
 	Check *ck = job->ck;
 	FileTable *ft = &ck->s->ft;
-	int nnames = intern_count(ck->names);
+	int nnames = ck->nnames;
 	VEC(uint32_t) hash = {0};
 	char buf[300];
 	for (int from, to; next_files(&job->next, ft->nfiles, &from, &to);) {
@@ -745,6 +768,68 @@ static ProvideIndex *adopt_prepared(Session *s, const IntVec *primary)
 	return px;
 }
 
+/*
+ * Numbers densely the names a finding can turn on: those some file uses
+ * (with the seeds a use may stand for), and the functions files define
+ * (their prototypes are used).  Of the kernel's 4 M provided names fewer
+ * than half are such; the rest (register #defines by the million) need
+ * no provider lists, and every table by name id is the smaller.  Ids
+ * keep the interner's order, so ties between findings break as before.
+ * The uses and the provides by file get the new ids (-1: a name no
+ * finding needs); so do count and scount, by name id.  Exact mode keeps
+ * every name: a file's live part is read again later, and its uses are
+ * looked up then.
+ */
+static void keep_live_names(Check *ck, IntVec *count, IntVec *scount)
+{
+	FileTable *ft = &ck->s->ft;
+	int n = ck->nnames;
+	if (ck->s->cfg.exact || !n)
+		return;
+	uint8_t *live = xcalloc((size_t)n + 1, 1);
+	for (int f = 0; f < ft->nfiles; f++)
+		for (int k = 0; k < ck->uses[f].n; k++)
+			live[ck->uses[f].v[k].id] = 1;
+	for (int f = 0; f < ft->nfiles; f++) {
+		const Symbols *sy = ft->files[f].syms;
+		for (uint32_t k = 0; sy && k < sy->nprovides; k++) {
+			int kind = sym_provides(sy)[k].kind;
+			if (kind == SK_SEED || kind == SK_FUNC_DEF)
+				live[ck->fprov[ck->fprov_off[f] + (int)k]] = 1;
+		}
+	}
+	int *old2new = xmalloc((size_t)n * sizeof(int));
+	IntVec new2old = {0};
+	while (count->n < n)
+		vec_push(count, 0);
+	while (scount->n < n)
+		vec_push(scount, 0);
+	for (int id = 0; id < n; id++) {
+		old2new[id] = live[id] ? new2old.n : -1;
+		if (!live[id])
+			continue;
+		/* new ids never pass old ones: the by-name arrays shrink in place */
+		count->v[new2old.n] = count->v[id];
+		scount->v[new2old.n] = scount->v[id];
+		ck->is_paste_seed[new2old.n] = ck->is_paste_seed[id];
+		vec_push(&new2old, id);
+	}
+	count->n = scount->n = new2old.n;
+	free(live);
+	for (int f = 0; f < ft->nfiles; f++)
+		for (int k = 0; k < ck->uses[f].n; k++)
+			ck->uses[f].v[k].id = old2new[ck->uses[f].v[k].id];
+	for (int k = 0; k < ck->fprov_off[ft->nfiles]; k++)
+		ck->fprov[k] = old2new[ck->fprov[k]];
+	if (!new2old.v)
+		vec_grow(&new2old, 1);
+	ck->old2new = old2new;
+	ck->new2old = new2old.v;
+	ck->nnames = new2old.n;
+	if (ck->s->opt->stats)
+		fprintf(stderr, "hdrslim: stats: names: %d of %d can decide a finding\n", ck->nnames, n);
+}
+
 static void build_index(Check *ck)
 {
 	FileTable *ft = &ck->s->ft;
@@ -790,17 +875,28 @@ static void build_index(Check *ck)
 	px->count = (IntVec){0};
 	px->scount = (IntVec){0};
 	provide_index_free(px);
-	phase("symbol-provides");
-	int nnames = intern_count(ck->names);
+	ck->fprov = ids.v;
+	ck->nnames = intern_count(ck->names);
 	if (ck->s->opt->stats)
-		fprintf(stderr, "hdrslim: stats: symbol index: %d provides, %d distinct names\n", ids.n, nnames);
+		fprintf(stderr, "hdrslim: stats: symbol index: %d provides, %d distinct names\n", ids.n, ck->nnames);
+	phase("symbol-uses");
+	/* uses, as name ids (lookups only: in parallel) */
+	ck->uses = xcalloc((size_t)ft->nfiles + 1, sizeof(*ck->uses));
+	ck->prefixes = xcalloc((size_t)ft->nfiles + 1, sizeof(*ck->prefixes));
+	index_pasted_seeds(ck, scount.v);
+	UsesJob job = {ck, 0};
+	run_threads(uses_worker, &job, ck->s->opt->jobs);
+	phase("symbol-names");
+	keep_live_names(ck, &count, &scount);
+	phase("symbol-provides");
+	int nnames = ck->nnames;
 	ck->prov_off = xcalloc((size_t)nnames + 1, sizeof(int));
 	for (int i = 0; i < nnames; i++)
-		ck->prov_off[i + 1] = ck->prov_off[i] + (i < count.n ? count.v[i] : 0);
+		ck->prov_off[i + 1] = ck->prov_off[i] + count.v[i];
 	ck->provs = xmalloc((size_t)ck->prov_off[nnames] * sizeof(Prov) + 1);
 	ck->seed_off = xcalloc((size_t)nnames + 1, sizeof(int));
 	for (int i = 0; i < nnames; i++)
-		ck->seed_off[i + 1] = ck->seed_off[i] + (i < scount.n ? scount.v[i] : 0);
+		ck->seed_off[i + 1] = ck->seed_off[i] + scount.v[i];
 	ck->seed_file = xmalloc((size_t)ck->seed_off[nnames] * sizeof(int) + 1);
 	/* prov_off[id] and seed_off[id] serve as id's cursors and end as the
 	 * next id's starts: shifted back after (no fill counts by name) */
@@ -813,7 +909,9 @@ static void build_index(Check *ck)
 		int nrg = unknown_ranges(ck, f, &rg);
 		for (uint32_t k = 0; k < sy->nprovides; k++) {
 			const SymEntry *e = &sym_provides(sy)[k];
-			int id = ids.v[at++];
+			int id = ck->fprov[at++];
+			if (id < 0)
+				continue;
 			if (e->kind == SK_SEED)
 				ck->seed_file[ck->seed_off[id]++] = f;
 			else
@@ -825,6 +923,7 @@ static void build_index(Check *ck)
 	memmove(ck->seed_off + 1, ck->seed_off, (size_t)nnames * sizeof(int));
 	ck->seed_off[0] = 0;
 	vec_free(&scount);
+	vec_free(&count);
 	/* per name, the .c files' provides last: a closure rarely holds a .c
 	 * file, and pr_fmt or DRV_NAME is defined in thousands of them */
 	ck->is_c = xcalloc((size_t)ft->nfiles + 1, 1);
@@ -846,23 +945,13 @@ static void build_index(Check *ck)
 			ck->provs[w++] = tmp.v[k];
 	}
 	vec_free(&tmp);
-	/* ids is by file id: per file, the names it provides */
-	ck->fprov = ids.v;
-	vec_free(&count);
-	phase("symbol-uses");
-	/* uses, as name ids (lookups only: in parallel) */
-	ck->uses = xcalloc((size_t)ft->nfiles + 1, sizeof(*ck->uses));
-	ck->prefixes = xcalloc((size_t)ft->nfiles + 1, sizeof(*ck->prefixes));
-	index_pasted_seeds(ck);
-	UsesJob job = {ck, 0};
-	run_threads(uses_worker, &job, ck->s->opt->jobs);
 	ck->unresolved = xcalloc((size_t)ft->nfiles + 1, sizeof(IntVec));
 	ck->has_unresolved = xcalloc((size_t)ft->nfiles + 1, 1);
 }
 
 void check_sym_text(const Check *ck, int sym, StrBuf *out)
 {
-	sb_add(out, intern_str(ck->names, sym), (size_t)intern_len(ck->names, sym));
+	sb_add(out, name_str(ck, sym), (size_t)name_len(ck, sym));
 }
 
 /* ---- one root's graph ---- */
@@ -1223,6 +1312,8 @@ static void load_root(Check *ck, Root *r, int file, bool labels)
 		r->rprov[i].id = -1;
 	for (int k = ck->fprov_off[file]; sy && k < ck->fprov_off[file + 1]; k++) {
 		int id = ck->fprov[k];
+		if (id < 0)
+			continue; /* a name no file uses: never looked up */
 		struct RootProv *rp = rprov_slot(r, id);
 		if (rp->id < 0)
 			*rp = (struct RootProv){id, 0};
@@ -1369,8 +1460,8 @@ static void collect_seed_names(const Check *ck, int id, IntVec *out)
 {
 	int at = out->n;
 	vec_push(out, 0);
-	const char *name = intern_str(ck->names, id);
-	int len = intern_len(ck->names, id);
+	const char *name = name_str(ck, id);
+	int len = name_len(ck, id);
 	if (!strncmp(name, "struct ", 7))
 		return;
 	int starts[64], ns = 0;
@@ -1386,7 +1477,7 @@ static void collect_seed_names(const Check *ck, int id, IntVec *out)
 				continue;
 			if (!seed_bloom_has(ck, h))
 				continue; /* no file has this run as a seed */
-			int sid = intern_find(ck->names, name + starts[a], (size_t)(e - starts[a]));
+			int sid = find_name(ck, name + starts[a], (size_t)(e - starts[a]));
 			if (sid < 0 || sid == id)
 				continue;
 			if (ck->seed_off[sid + 1] > ck->seed_off[sid]) {
@@ -1742,7 +1833,7 @@ static void build_needers(Check *ck)
 			vec_push(&name, ck->unresolved[f].v[k] >> 1);
 			vec_push(&header, f);
 		}
-	csr_build(intern_count(ck->names), name.v, header.v, name.n, &ck->need_off, &ck->need);
+	csr_build(ck->nnames, name.v, header.v, name.n, &ck->need_off, &ck->need);
 	vec_free(&name);
 	vec_free(&header);
 }
@@ -1772,7 +1863,7 @@ static void *need_seed_worker(void *arg)
  * need_off). */
 static void index_needs(Check *ck)
 {
-	int nnames = intern_count(ck->names);
+	int nnames = ck->nnames;
 	ck->need_of_name = xmalloc(((size_t)nnames + 1) * sizeof(int));
 	memset(ck->need_of_name, -1, ((size_t)nnames + 1) * sizeof(int));
 	IntVec names = {0};
@@ -1847,7 +1938,7 @@ static void index_needs(Check *ck)
 	IntVec fneed = {0};
 	for (int f = 0; f < ck->nfiles; f++) {
 		for (int k = ck->fprov_off[f]; k < ck->fprov_off[f + 1]; k++)
-			if (ck->need_of_name[ck->fprov[k]] >= 0)
+			if (ck->fprov[k] >= 0 && ck->need_of_name[ck->fprov[k]] >= 0)
 				vec_push(&fneed, ck->need_of_name[ck->fprov[k]]);
 		ck->fneed_off[f + 1] = fneed.n;
 	}
@@ -1860,7 +1951,7 @@ static void index_needs(Check *ck)
 static void index_file_seeds(Check *ck)
 {
 	IntVec file = {0}, sid = {0};
-	for (int id = 0, nnames = intern_count(ck->names); id < nnames; id++)
+	for (int id = 0, nnames = ck->nnames; id < nnames; id++)
 		for (int k = ck->seed_off[id]; k < ck->seed_off[id + 1]; k++) {
 			vec_push(&file, ck->seed_file[k]);
 			vec_push(&sid, id);
@@ -1937,7 +2028,7 @@ static void fallout_of_needers(Check *ck, Root *r, Finding *fd, const IntVec *le
 		int f = leaving->v[i];
 		for (int k = ck->fprov_off[f]; k < ck->fprov_off[f + 1]; k++) {
 			int id = ck->fprov[k];
-			for (int j = ck->need_off[id]; j < ck->need_off[id + 1]; j++) {
+			for (int j = id < 0 ? 0 : ck->need_off[id]; id >= 0 && j < ck->need_off[id + 1]; j++) {
 				int h = ck->need[j];
 				if (h == fd->file || r->fmark[h] == e || r->reach_mark[h] == r->reach_epoch)
 					continue; /* leaving, or handled as a file reaching it */
@@ -2044,7 +2135,7 @@ static void compute_reach(Check *ck, Root *r, int file, uint32_t e)
 /* Every use of every file: for a name, the files that use it. */
 static void build_users(Check *ck)
 {
-	int nn = intern_count(ck->names);
+	int nn = ck->nnames;
 	ck->user_off = xcalloc((size_t)nn + 2, sizeof(int));
 	for (int f = 0; f < ck->nfiles; f++)
 		for (int k = 0; k < ck->uses[f].n; k++)
@@ -2118,7 +2209,8 @@ static void compute_fallout(Check *ck, Root *r, Finding *fd, const IntVec *leavi
 	ivec_fill(&r->lnames, cap, -1);
 	for (int i = 0; i < leaving->n; i++)
 		for (int k = ck->fprov_off[leaving->v[i]]; k < ck->fprov_off[leaving->v[i] + 1]; k++)
-			lset_add(&r->lnames, ck->fprov[k]);
+			if (ck->fprov[k] >= 0)
+				lset_add(&r->lnames, ck->fprov[k]);
 	/* the files that reach the header; through a leaving file only
 	 * where the includes go round a cycle, which needs its own walk */
 	if (r->reach_of != fd->file)
@@ -2275,6 +2367,8 @@ static bool live_uses(Check *ck, int file, const TuGraph *g, void *outp)
 	for (uint32_t k = 0; k < sy->nuses; k++) {
 		const SymEntry *e = &sym_uses(sy)[k];
 		int id = name_id(ck->names, sym_name(sy, e), e->name_len, e->flags & UF_TAG, false);
+		if (id >= 0 && ck->old2new)
+			id = ck->old2new[id];
 		if (id < 0)
 			continue;
 		UseRef u = use_ref(id, e->flags, e->line);
@@ -2336,16 +2430,24 @@ static bool needs_includer(Check *ck, Root *r, int target)
  * brings one is kept. */
 static void keep_pasted(Check *ck, Root *r, int file, uint8_t *keep)
 {
+	char buf[300];
 	for (int i = 0; i < ck->prefixes[file].n; i++) {
 		const struct Prefix *px = &ck->prefixes[file].v[i];
 		for (int v = 1; v < r->n; v++) {
 			int f = r->g.nodes.v[v], l1 = r->lab1.v[v], l2 = r->lab2.v[v];
 			if (f >= ck->nfiles || ((l1 < 0 || keep[l1]) && (l2 < 0 || keep[l2])))
 				continue; /* nothing more to keep through it */
-			for (int k = ck->fprov_off[f]; k < ck->fprov_off[f + 1]; k++) {
-				const char *name = intern_str(ck->names, ck->fprov[k]);
-				if (name[0] != px->s[0] || (uint32_t)intern_len(ck->names, ck->fprov[k]) < px->n ||
-				    memcmp(name, px->s, px->n))
+			/* every name it provides, by its text: most are names no
+			 * file uses, which have no id */
+			const Symbols *sy = syms_of(ck, f);
+			for (uint32_t k = 0; sy && k < sy->nprovides; k++) {
+				const SymEntry *e = &sym_provides(sy)[k];
+				const char *name;
+				size_t n = provide_text(sym_name(sy, e), e->name_len, sym_is_tag_kind(e->kind), buf,
+							sizeof(buf), &name);
+				if (n == (size_t)-1)
+					n = 0, name = ""; /* interned as the empty name */
+				if (n < px->n || name[0] != px->s[0] || memcmp(name, px->s, px->n))
 					continue;
 				if (l1 >= 0)
 					keep[l1] = 1;
@@ -2755,7 +2857,7 @@ Check *check_new(Session *s, unsigned kinds, bool strict)
 	ck->kinds = kinds;
 	ck->strict = strict;
 	build_index(ck);
-	ck->seed_lists = xzalloc_now((size_t)intern_count(ck->names) + 1, sizeof(*ck->seed_lists));
+	ck->seed_lists = xzalloc_now((size_t)ck->nnames + 1, sizeof(*ck->seed_lists));
 	read_pragmas(ck);
 	return ck;
 }
@@ -2790,7 +2892,7 @@ void check_free(Check *ck)
 	free(ck->spell_ctx);
 	free(ck->fseed_off);
 	free(ck->fneed_off);
-	for (int id = 0, nn = intern_count(ck->names); id < nn; id++)
+	for (int id = 0, nn = ck->nnames; id < nn; id++)
 		if (ck->seed_lists[id] != no_seed_names)
 			free((void *)ck->seed_lists[id]);
 	free(ck->seed_lists);
@@ -2818,6 +2920,8 @@ void check_free(Check *ck)
 	free(ck->ctx_of_file);
 	free(ck->public_of);
 	interner_free(ck->names);
+	free(ck->old2new);
+	free(ck->new2old);
 	free(ck);
 }
 

@@ -94,6 +94,7 @@ void mt_reset(MacroTable *mt)
 void mt_free(MacroTable *mt)
 {
 	mt_reset(mt);
+	arena_free(&mt->arena); /* the block mt_reset keeps */
 	free(mt->by_id);
 	vec_free(&mt->touched);
 }
