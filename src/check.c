@@ -2636,16 +2636,8 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 			       re->line >= opaque_until; /* a computed #include after it may need it */
 		nopen += open_line[c];
 	}
-	if (!nopen && !strict_missing) { /* no line to decide about */
-		free(deps);
-		free(uses_itself);
-		free(used_node);
-		free(keep);
-		free(open_line);
-		vec_free(&eff);
-		vec_free(&live);
-		return;
-	}
+	if (!nopen && !strict_missing)
+		goto done; /* no line to decide about */
 	/* every use's providers, kept for the findings below: effp_off[k]
 	 * is where use k's are in effp, effp_np[k] all_providers' count */
 	r->effp_off.n = 0;
@@ -2863,6 +2855,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 			vec_push(out, fd);
 		}
 	}
+done:
 	for (int c = 0; c < nre; c++)
 		vec_free(&deps[c]);
 	free(deps);
