@@ -1293,7 +1293,7 @@ static void load_root(Check *ck, Root *r, int file, bool labels)
 	}
 	r->c_in_closure = false;
 	for (int v = 1; v < r->g.nodes.n && !r->c_in_closure; v++)
-		r->c_in_closure = ck->is_c[r->g.nodes.v[v]];
+		r->c_in_closure = r->g.nodes.v[v] < ck->nfiles && ck->is_c[r->g.nodes.v[v]];
 	/* what the root provides itself */
 	r->repoch++;
 	const Symbols *sy = ck->s->ft.files[file].syms;
@@ -2522,8 +2522,8 @@ static void add_closure_uses(Check *ck, Root *r, EffUseVec *eff, const uint8_t *
 	}
 	for (int v = 1; v < r->n && (every || r->cand_words.n); v++) {
 		int h = r->g.nodes.v[v];
-		if (!ck->has_unresolved[h])
-			continue;
+		if (h >= ck->nfiles || !ck->has_unresolved[h])
+			continue; /* a file an exact walk found late has no facts here */
 		unsigned av = avail(r, v);
 		for (int k = ck->cu_off[h]; k < ck->cu_off[h + 1]; k++) {
 			int x = ck->cu[k];
@@ -2631,6 +2631,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 		open_line[c] = re->dir >= 0 &&                    /* forced includes are always there */
 			       !kept_line(own_syms, re->line) && /* the user said so, or an X-macro table */
 			       target != file &&
+			       target < ck->nfiles && /* found late by an exact walk: nothing known of it */
 			       /* a .c, .inc, .def ... file: code, not declarations */
 			       ends_with(fs_keystr(ft, ft->files[target].key), ".h") &&
 			       re->line >= opaque_until; /* a computed #include after it may need it */

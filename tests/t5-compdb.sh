@@ -89,4 +89,21 @@ test_expect_success '--compdb FILE elsewhere than the tree' '
 	test_cmp want.a got.a
 '
 
+# A header outside the tree (the kernel's include/generated/ in the build
+# directory) is found only by the exact walk, after the tree's facts were
+# taken: check has neither its facts nor its symbols, so it says nothing of
+# the line that includes it (it once judged it from memory past its tables:
+# "unused" for a header whose macros the file uses).
+test_expect_success 'check, exact mode: a header found only by the walk is not judged' '
+	rm -rf gproj gbuild && mkdir -p gproj/src gbuild/include/generated &&
+	printf "#define GEN_SHIFT 3\n" >gbuild/include/generated/gen.h &&
+	printf "#include <generated/gen.h>\nint shifted(int x) { return x << GEN_SHIFT; }\n" >gproj/src/a.c &&
+	dir=$(cd gproj && pwd) &&
+	printf "[{\"directory\": \"%s\", \"file\": \"src/a.c\", \"arguments\": [\"cc\", \"-I../gbuild/include\", \"-c\", \"src/a.c\"]}]\n" \
+		"$dir" >gproj/compile_commands.json &&
+	gcc -fsyntax-only -Igbuild/include gproj/src/a.c &&
+	(cd gproj && hdrslim check --json . src/a.c >../g.json 2>../g.err; test $? -le 1) &&
+	! grep "gen.h" g.json
+'
+
 test_done
