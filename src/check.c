@@ -109,6 +109,7 @@ struct Check {
 	int nfiles;
 	int fallback_ctx;
 	int *ctx_of_file; /* filled before the threads start */
+	int *nested_off, *nested; /* CSR by file id: see index_nested */
 	/* what users wrote: IWYU pragmas and the mapping file */
 	int *public_of;   /* by file id: the header to include instead, or -1 */
 	bool any_export;  /* some file exports an include */
@@ -2549,6 +2550,93 @@ static void add_closure_uses(Check *ck, Root *r, EffUseVec *eff, const uint8_t *
 	r->cand_words.n = 0;
 }
 
+/*
+ * The files that read z with an #include inside braces or parentheses:
+ * z is then an X-macro table (the kernel's lsm_hook_defs.h, read inside
+ * structs of <linux/lsm_hooks.h> and security.c), and an #include added
+ * to it would land inside such a struct; what the table needs, those
+ * includers must bring.  Union mode: the graph says which file each
+ * line includes.
+ */
+static void index_nested(Check *ck)
+{
+	const Graph *g = ck->s->graph;
+	IntVec table = {0}, includer = {0}, to = {0}, dirs = {0};
+	for (int y = 0; y < ck->nfiles && g; y++) {
+		const Symbols *sy = syms_of(ck, y);
+		const Facts *ff = ck->s->ft.files[y].facts;
+		bool any = false;
+		for (uint32_t k = 0; sy && k < sy->npragmas && !any; k++)
+			any = sym_pragmas(sy)[k].kind == PR_NESTED;
+		if (!any || !ff)
+			continue;
+		graph_file_edges(g, ck->s->cfg.ctxs.v[ctx_of(ck, y)].chain, y, &to, &dirs);
+		for (int k = 0; k < to.n; k++)
+			if (to.v[k] >= 0 && to.v[k] < ck->nfiles && dirs.v[k] >= 0 &&
+			    (uint32_t)dirs.v[k] < ff->ndirs && has_pragma(sy, facts_dirs(ff)[dirs.v[k]].line, PR_NESTED)) {
+				vec_push(&table, to.v[k]);
+				vec_push(&includer, y);
+			}
+	}
+	csr_build(ck->nfiles, table.v, includer.v, table.n, &ck->nested_off, &ck->nested);
+	vec_free(&table);
+	vec_free(&includer);
+	vec_free(&to);
+	vec_free(&dirs);
+}
+
+static bool is_table(const Check *ck, int z)
+{
+	return z < ck->nfiles && ck->nested_off[z + 1] > ck->nested_off[z];
+}
+
+/* Adds to fd's fallout that file y must include what fo says. */
+static void fallout_merge(Finding *fd, int y, const Fallout *fo)
+{
+	Fallout *to = NULL;
+	for (int q = 0; q < fd->fallout.n && !to; q++)
+		if (fd->fallout.v[q].file == y)
+			to = &fd->fallout.v[q];
+	if (!to) {
+		vec_push(&fd->fallout, ((Fallout){.file = y}));
+		to = &fd->fallout.v[fd->fallout.n - 1];
+	}
+	for (int q = 0; q < fo->syms.n; q++)
+		add_unique(&to->syms, fo->syms.v[q]);
+	for (int q = 0; q < fo->add.n; q++)
+		add_unique(&to->add, fo->add.v[q]);
+}
+
+/* Fallout for an X-macro table goes to the files that include it inside
+ * braces (and on up, for a table read by a table).  False when one is
+ * the finding's own file: it cannot both drop the line and bring what
+ * the line brings. */
+static bool fallout_out_of_tables(Check *ck, Finding *fd)
+{
+	for (int k = 0, rounds = 0; k < fd->fallout.n && rounds < 1000; k++) {
+		int z = fd->fallout.v[k].file;
+		if (!fd->fallout.v[k].add.n || !is_table(ck, z))
+			continue;
+		rounds++;
+		Fallout fo = fd->fallout.v[k];
+		memmove(&fd->fallout.v[k], &fd->fallout.v[k + 1], (size_t)(fd->fallout.n - k - 1) * sizeof(fo));
+		fd->fallout.n--;
+		bool ok = true;
+		for (int i = ck->nested_off[z]; i < ck->nested_off[z + 1] && ok; i++) {
+			if (ck->nested[i] == fd->file)
+				ok = false;
+			else
+				fallout_merge(fd, ck->nested[i], &fo);
+		}
+		vec_free(&fo.syms);
+		vec_free(&fo.add);
+		if (!ok)
+			return false;
+		k--; /* the entry now at k, and includers that are tables themselves */
+	}
+	return true;
+}
+
 /* Whether f has an #include line (forced includes are not its lines). */
 static bool includes_anything(const Facts *f)
 {
@@ -2811,6 +2899,10 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 				}
 			compute_fallout(ck, r, &fd, &leaving, c);
 			vec_free(&leaving);
+			if (!fallout_out_of_tables(ck, &fd)) {
+				findings_free_one(&fd); /* the include stays */
+				continue;
+			}
 		}
 		vec_push(out, fd);
 	}
@@ -2837,8 +2929,8 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 				if (pn > 0 && r->lab1.v[pn] >= 0 && r->redges.v[r->lab1.v[pn]].node == pn)
 					direct = true;
 			}
-			if (direct)
-				continue;
+			if (direct || is_table(ck, file))
+				continue; /* an X-macro table takes no #include */
 			int home = r->prov_nodes.v[0];
 			if (r->lab1.v[home] < 0)
 				continue;
@@ -2917,6 +3009,8 @@ void check_free(Check *ck)
 			free((void *)ck->seed_lists[id]);
 	free(ck->seed_lists);
 	free(ck->seed_bloom);
+	free(ck->nested_off);
+	free(ck->nested);
 	free(ck->seed_need_off);
 	free(ck->seed_need);
 	free(ck->fneed);
@@ -3044,6 +3138,12 @@ static void missing_finding(Check *ck, const FindingVec *out, const MissingAt *m
 		return;
 	if (fd->sym < 0)
 		fd->sym = fd->syms.v[0];
+	/* used only by an X-macro table it reads (see index_nested): the
+	 * line that reads one */
+	const Symbols *sy = first ? NULL : syms_of(ck, fo->file);
+	for (uint32_t k = 0; sy && k < sy->npragmas; k++)
+		if (sym_pragmas(sy)[k].kind == PR_NESTED && (!first || sym_pragmas(sy)[k].line < first))
+			first = sym_pragmas(sy)[k].line;
 	fd->line = first;
 	vec_push(&fd->add, fd->target);
 	/* via: the header whose finding removes it */
@@ -3185,6 +3285,8 @@ void check_run(Check *ck, const int *files, int n, FindingVec *out)
 	phase("check-headers");
 	build_rev(ck);
 	index_file_seeds(ck);
+	if (!ck->nested_off)
+		index_nested(ck);
 	IntVec headers = {0};
 	for (int f = 0; f < ft->nfiles; f++)
 		if (ft->files[f].facts && ft->files[f].syms && is_included(ck, f))

@@ -855,7 +855,14 @@ void graph_tu(const Graph *g, const Unit *u, TuGraph *tg, bool lean)
 
 int graph_file_targets(const Graph *g, int chain, int file, IntVec *out)
 {
+	return graph_file_edges(g, chain, file, out, NULL);
+}
+
+int graph_file_edges(const Graph *g, int chain, int file, IntVec *out, IntVec *dirs)
+{
 	out->n = 0;
+	if (dirs)
+		dirs->n = 0;
 	int bchain = base_of(g, chain);
 	if (bchain >= g->nbases)
 		return 0;
@@ -863,13 +870,16 @@ int graph_file_targets(const Graph *g, int chain, int file, IntVec *out)
 	if (file >= b->cap || b->span[file].first < 0)
 		return 0;
 	for (int k = 0; k < b->span[file].count; k++) {
-		int to = b->edges.v[b->span[file].first + k].to;
-		if (chain != bchain && (b->edges.v[b->span[file].first + k].flags & E_NEEDS_CTX)) {
+		const GEdge *e = &b->edges.v[b->span[file].first + k];
+		int to = e->to;
+		if (chain != bchain && (e->flags & E_NEEDS_CTX)) {
 			const Override *o = ov_find(g, chain, file, k);
 			if (o)
 				to = o->to;
 		}
 		vec_push(out, to);
+		if (dirs)
+			vec_push(dirs, e->dir);
 	}
 	return out->n;
 }

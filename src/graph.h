@@ -33,6 +33,9 @@ void graph_tu(const Graph *g, const Unit *u, TuGraph *tg, bool lean);
  * counts (direct includers).  Returns the number of edges; targets in
  * out (file ids, -1 unresolved). */
 int graph_file_targets(const Graph *g, int chain, int file, IntVec *out);
+/* The same with each edge's directive index in dirs (reads only: safe
+ * from several threads once the graph is prepared). */
+int graph_file_edges(const Graph *g, int chain, int file, IntVec *out, IntVec *dirs);
 /* The parts of a file that some configurations do not compile (under an
  * #if of unknown value, or in a branch known to be skipped), as [from,
  * to) line pairs in *ranges.  Returns the number of pairs. */

@@ -823,6 +823,25 @@ test_expect_success 'the symbols cache: made in place, rewritten with what did n
 	test_cmp sy3.json sy7.json
 '
 
+# An X-macro table (read with an #include inside a struct, like the
+# kernel's lsm_hook_defs.h) takes no #include: what it needs from a line
+# that goes is its includer's to bring, and gcc agrees once that is done.
+test_expect_success 'fallout for an X-macro table goes to the file that reads it inside braces' '
+	rm -rf xm && mkdir -p xm/include &&
+	printf "struct key { int id; };\n" >xm/include/k.h &&
+	printf "#include <k.h>\nint x_count(void);\n" >xm/include/x.h &&
+	printf "HOOK(int, check_key, struct key *k)\n" >xm/include/hooks.h &&
+	printf "#include <x.h>\nstruct ops {\n#define HOOK(ret, name, ...) ret (*name)(__VA_ARGS__);\n#include <hooks.h>\n#undef HOOK\n};\nint use(struct ops *o) { return o->check_key(0) + x_count(); }\n" >xm/main.c &&
+	gcc $CC_FLAGS -Ixm/include xm/main.c &&
+	(cd xm && hdrslim check --json -I include . >../xm.json; test $? -eq 1) &&
+	test_grep "\"include/x.h\", \"line\": 1, .*\"kind\": \"unused\".*\"fallout\": \[{\"file\": \"main.c\", \"symbols\": \[\"struct key\"\]" xm.json &&
+	! grep "\"file\": \"include/hooks.h\"" xm.json &&
+	# applied: the line goes, main.c includes k.h at its top
+	sed -i 1d xm/include/x.h &&
+	sed -i "1i #include <k.h>" xm/main.c &&
+	gcc $CC_FLAGS -Ixm/include xm/main.c
+'
+
 test_expect_success 'TREE defaults to the current directory' '
 	fresh "$RN" rn3
 	(cd rn3 && hdrslim check -I include) >out.rn3 || :
