@@ -418,38 +418,35 @@ bool file_stat_same(const FileStat *a, const FileStat *b)
 	       a->ino == b->ino;
 }
 
-const Facts *cache_by_stat(const Cache *c, const char *key, const FileStat *st, uint64_t *hash)
+/* The loaded entry for key (the latest, when the journal has several). */
+static Entry *loaded_by_key(const Cache *c, const char *key, size_t n)
 {
 	if (!c->nloaded)
 		return NULL;
-	size_t n = strlen(key);
 	for (uint32_t h = (uint32_t)key_hash(key, n) & c->mask; c->by_key[h]; h = (h + 1) & c->mask) {
 		Entry *e = &c->loaded[c->by_key[h] - 1];
-		if (e->key_len == n && memcmp(e->key, key, n) == 0) {
-			if (!file_stat_same(&e->st, st) || !entry_ok(c, e))
-				return NULL;
-			*hash = e->hash;
-			return e->block;
-		}
+		if (e->key_len == n && memcmp(e->key, key, n) == 0)
+			return e;
 	}
 	return NULL;
 }
 
+const Facts *cache_by_stat(const Cache *c, const char *key, const FileStat *st, uint64_t *hash)
+{
+	Entry *e = loaded_by_key(c, key, strlen(key));
+	if (!e || !file_stat_same(&e->st, st) || !entry_ok(c, e))
+		return NULL;
+	*hash = e->hash;
+	return e->block;
+}
+
 bool cache_flags_by_stat(const Cache *c, const char *key, const FileStat *st, uint32_t *flags)
 {
-	if (!c->nloaded)
+	const Entry *e = loaded_by_key(c, key, strlen(key));
+	if (!e || !file_stat_same(&e->st, st) || __atomic_load_n(&e->verified, __ATOMIC_RELAXED) == 2)
 		return false;
-	size_t n = strlen(key);
-	for (uint32_t h = (uint32_t)key_hash(key, n) & c->mask; c->by_key[h]; h = (h + 1) & c->mask) {
-		const Entry *e = &c->loaded[c->by_key[h] - 1];
-		if (e->key_len == n && memcmp(e->key, key, n) == 0) {
-			if (!file_stat_same(&e->st, st) || __atomic_load_n(&e->verified, __ATOMIC_RELAXED) == 2)
-				return false;
-			*flags = e->flags;
-			return true;
-		}
-	}
-	return false;
+	*flags = e->flags;
+	return true;
 }
 
 const Facts *cache_by_hash(const Cache *c, uint64_t hash)
@@ -491,6 +488,18 @@ static EntryHead entry_head(const Cache *c, const Entry *e)
 static size_t entry_bytes(const Entry *e)
 {
 	return sizeof(EntryHead) + key_pad(e->key_len) + block_size(e->block);
+}
+
+/* e as the file holds it (head, padded key, block) at `at`; its size. */
+static size_t entry_copy(const Cache *c, const Entry *e, char *at)
+{
+	EntryHead h = entry_head(c, e);
+	size_t kpad = key_pad(e->key_len);
+	memcpy(at, &h, sizeof(h));
+	memset(at + sizeof(h), 0, kpad);
+	memcpy(at + sizeof(h), e->key, e->key_len);
+	memcpy(at + sizeof(h) + kpad, e->block, block_size(e->block));
+	return entry_bytes(e);
 }
 
 /* Opens the arena on the first block asked for; under c->lock. */
@@ -579,15 +588,7 @@ void cache_put_block(Cache *c, const char *key, const FileStat *st, uint64_t has
 	if (c->disabled)
 		return;
 	size_t n = strlen(key);
-	Entry *old = NULL;
-	for (uint32_t h = c->nloaded ? (uint32_t)key_hash(key, n) & c->mask : 0; c->nloaded && c->by_key[h];
-	     h = (h + 1) & c->mask) {
-		Entry *e = &c->loaded[c->by_key[h] - 1];
-		if (e->key_len == n && memcmp(e->key, key, n) == 0) {
-			old = e;
-			break;
-		}
-	}
+	Entry *old = loaded_by_key(c, key, n);
 	pthread_mutex_lock(&c->lock);
 	EntryHead *head = in_place_head(c, key, n, f);
 	/* a block made in place is always written (it is there already);
@@ -771,16 +772,9 @@ static bool write_in_place(Cache *c, const uint8_t *write_loaded, const Entry *a
 		const Entry *e = loaded ? &c->loaded[i] : &added[i - c->nloaded];
 		if (loaded ? !write_loaded[i] : e->in_place)
 			continue;
-		size_t need = entry_bytes(e);
-		if (!arena_grow(c, end + need))
+		if (!arena_grow(c, end + entry_bytes(e)))
 			return false;
-		char *at = c->arena + end;
-		EntryHead h = entry_head(c, e);
-		memcpy(at, &h, sizeof(h));
-		memset(at + sizeof(h), 0, key_pad(e->key_len));
-		memcpy(at + sizeof(h), e->key, e->key_len);
-		memcpy(at + sizeof(h) + key_pad(e->key_len), e->block, block_size(e->block));
-		end += need;
+		end += entry_copy(c, e, c->arena + end);
 		count++;
 	}
 	uint32_t version = c->version;
@@ -826,18 +820,8 @@ static bool append_journal(Cache *c, const Entry *added, int nadded)
 	if (!buf)
 		return false;
 	size_t at = 32;
-	for (int i = 0; i < nadded; i++) {
-		const Entry *e = &added[i];
-		EntryHead h = entry_head(c, e);
-		size_t kpad = key_pad(e->key_len);
-		memcpy(buf + at, &h, sizeof(h));
-		at += sizeof(h);
-		memset(buf + at, 0, kpad);
-		memcpy(buf + at, e->key, e->key_len);
-		at += kpad;
-		memcpy(buf + at, e->block, block_size(e->block));
-		at += block_size(e->block);
-	}
+	for (int i = 0; i < nadded; i++)
+		at += entry_copy(c, &added[i], buf + at);
 	uint32_t version = c->version, count = (uint32_t)nadded;
 	uint64_t len64 = plen, phash = hash_bytes(buf + 32, plen);
 	memcpy(buf, JMAGIC, 8);

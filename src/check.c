@@ -2014,6 +2014,17 @@ static bool meets(Check *ck, Root *r, int h, uint32_t e)
 	return false;
 }
 
+/* fd's fallout entry for file y among those from index `from` on; a new
+ * one when there is none. */
+static Fallout *fallout_for(Finding *fd, int from, int y)
+{
+	for (int q = from; q < fd->fallout.n; q++)
+		if (fd->fallout.v[q].file == y)
+			return &fd->fallout.v[q];
+	vec_push(&fd->fallout, ((Fallout){.file = y}));
+	return &fd->fallout.v[fd->fallout.n - 1];
+}
+
 /*
  * A header that relies on its includers for a name (unresolved) that a
  * leaving file provides loses it wherever its includer got it through
@@ -2038,13 +2049,11 @@ static void fallout_of_needers(Check *ck, Root *r, Finding *fd, const IntVec *le
 				for (int q = nfo0; q < fd->fallout.n && !fo; q++)
 					if (fd->fallout.v[q].file == h)
 						fo = &fd->fallout.v[q];
-				if (fo) {
-					bool dup = false;
-					for (int q = 0; q < fo->syms.n && !dup; q++)
-						dup = fo->syms.v[q] == id;
-					if (dup)
-						continue;
-				}
+				bool dup = false;
+				for (int q = 0; fo && q < fo->syms.n && !dup; q++)
+					dup = fo->syms.v[q] == id;
+				if (dup)
+					continue;
 				/* another provider h includes itself, or that does not leave */
 				bool safe = false, home_cond = false;
 				int home = -1, best = SK_NKINDS, uflags = 0;
@@ -2065,11 +2074,8 @@ static void fallout_of_needers(Check *ck, Root *r, Finding *fd, const IntVec *le
 				 * low-level header (struct module -> <linux/init.h>) */
 				if (safe || home < 0 || fallout_home(r, c, home, home_cond) != home || !meets(ck, r, h, e))
 					continue;
-				if (!fo) {
-					Fallout nf = {.file = h};
-					vec_push(&fd->fallout, nf);
-					fo = &fd->fallout.v[fd->fallout.n - 1];
-				}
+				if (!fo)
+					fo = fallout_for(fd, nfo0, h);
 				add_unique(&fo->add, public_home(ck, h, home));
 				add_unique(&fo->syms, id);
 			}
@@ -2190,7 +2196,90 @@ static void fallout_use(Check *ck, Root *r, Fallout *fo, int z, int k, uint32_t 
 	add_unique(&fo->syms, u->id);
 }
 
-static void compute_fallout(Check *ck, Root *r, Finding *fd, const IntVec *leaving, int c)
+/*
+ * The files that read z with an #include inside braces or parentheses:
+ * z is then an X-macro table (the kernel's lsm_hook_defs.h, read inside
+ * structs of <linux/lsm_hooks.h> and security.c), and an #include added
+ * to it would land inside such a struct; what the table needs, those
+ * includers must bring.  Union mode: the graph says which file each
+ * line includes.
+ */
+static void index_nested(Check *ck)
+{
+	const Graph *g = ck->s->graph;
+	IntVec table = {0}, includer = {0}, to = {0}, dirs = {0};
+	for (int y = 0; y < ck->nfiles && g; y++) {
+		const Symbols *sy = syms_of(ck, y);
+		const Facts *ff = ck->s->ft.files[y].facts;
+		bool any = false;
+		for (uint32_t k = 0; sy && k < sy->npragmas && !any; k++)
+			any = sym_pragmas(sy)[k].kind == PR_NESTED;
+		if (!any || !ff)
+			continue;
+		graph_file_edges(g, ck->s->cfg.ctxs.v[ctx_of(ck, y)].chain, y, &to, &dirs);
+		for (int k = 0; k < to.n; k++)
+			if (to.v[k] >= 0 && to.v[k] < ck->nfiles && dirs.v[k] >= 0 &&
+			    (uint32_t)dirs.v[k] < ff->ndirs && has_pragma(sy, facts_dirs(ff)[dirs.v[k]].line, PR_NESTED)) {
+				vec_push(&table, to.v[k]);
+				vec_push(&includer, y);
+			}
+	}
+	csr_build(ck->nfiles, table.v, includer.v, table.n, &ck->nested_off, &ck->nested);
+	vec_free(&table);
+	vec_free(&includer);
+	vec_free(&to);
+	vec_free(&dirs);
+}
+
+static bool is_table(const Check *ck, int z)
+{
+	return z < ck->nfiles && ck->nested_off[z + 1] > ck->nested_off[z];
+}
+
+/* Adds to fd's fallout that file y must include what fo says. */
+static void fallout_merge(Finding *fd, int y, const Fallout *fo)
+{
+	Fallout *to = fallout_for(fd, 0, y);
+	for (int q = 0; q < fo->syms.n; q++)
+		add_unique(&to->syms, fo->syms.v[q]);
+	for (int q = 0; q < fo->add.n; q++)
+		add_unique(&to->add, fo->add.v[q]);
+}
+
+/* Fallout for an X-macro table goes to the files that include it inside
+ * braces (and on up, for a table read by a table).  False when one is
+ * the finding's own file: it cannot both drop the line and bring what
+ * the line brings. */
+static bool fallout_out_of_tables(Check *ck, Finding *fd)
+{
+	for (int k = 0, rounds = 0; k < fd->fallout.n && rounds < 1000; k++) {
+		int z = fd->fallout.v[k].file;
+		if (!fd->fallout.v[k].add.n || !is_table(ck, z))
+			continue;
+		rounds++;
+		Fallout fo = fd->fallout.v[k];
+		memmove(&fd->fallout.v[k], &fd->fallout.v[k + 1], (size_t)(fd->fallout.n - k - 1) * sizeof(fo));
+		fd->fallout.n--;
+		bool ok = true;
+		for (int i = ck->nested_off[z]; i < ck->nested_off[z + 1] && ok; i++) {
+			if (ck->nested[i] == fd->file)
+				ok = false;
+			else
+				fallout_merge(fd, ck->nested[i], &fo);
+		}
+		vec_free(&fo.syms);
+		vec_free(&fo.add);
+		if (!ok)
+			return false;
+		k--; /* the entry now at k, and includers that are tables themselves */
+	}
+	return true;
+}
+
+/* fd's fallout: the files that rely on what leaves with line c (none of
+ * them an X-macro table).  False when the finding cannot be made (see
+ * fallout_out_of_tables). */
+static bool compute_fallout(Check *ck, Root *r, Finding *fd, const IntVec *leaving, int c)
 {
 	build_rev(ck);
 	int n = ck->nfiles;
@@ -2270,6 +2359,7 @@ static void compute_fallout(Check *ck, Root *r, Finding *fd, const IntVec *leavi
 	fallout_of_needers(ck, r, fd, leaving, e, c);
 	if (cycle)
 		r->reach_of = -1;
+	return fallout_out_of_tables(ck, fd);
 }
 
 static bool wanted(const Check *ck, int kind)
@@ -2550,93 +2640,6 @@ static void add_closure_uses(Check *ck, Root *r, EffUseVec *eff, const uint8_t *
 	r->cand_words.n = 0;
 }
 
-/*
- * The files that read z with an #include inside braces or parentheses:
- * z is then an X-macro table (the kernel's lsm_hook_defs.h, read inside
- * structs of <linux/lsm_hooks.h> and security.c), and an #include added
- * to it would land inside such a struct; what the table needs, those
- * includers must bring.  Union mode: the graph says which file each
- * line includes.
- */
-static void index_nested(Check *ck)
-{
-	const Graph *g = ck->s->graph;
-	IntVec table = {0}, includer = {0}, to = {0}, dirs = {0};
-	for (int y = 0; y < ck->nfiles && g; y++) {
-		const Symbols *sy = syms_of(ck, y);
-		const Facts *ff = ck->s->ft.files[y].facts;
-		bool any = false;
-		for (uint32_t k = 0; sy && k < sy->npragmas && !any; k++)
-			any = sym_pragmas(sy)[k].kind == PR_NESTED;
-		if (!any || !ff)
-			continue;
-		graph_file_edges(g, ck->s->cfg.ctxs.v[ctx_of(ck, y)].chain, y, &to, &dirs);
-		for (int k = 0; k < to.n; k++)
-			if (to.v[k] >= 0 && to.v[k] < ck->nfiles && dirs.v[k] >= 0 &&
-			    (uint32_t)dirs.v[k] < ff->ndirs && has_pragma(sy, facts_dirs(ff)[dirs.v[k]].line, PR_NESTED)) {
-				vec_push(&table, to.v[k]);
-				vec_push(&includer, y);
-			}
-	}
-	csr_build(ck->nfiles, table.v, includer.v, table.n, &ck->nested_off, &ck->nested);
-	vec_free(&table);
-	vec_free(&includer);
-	vec_free(&to);
-	vec_free(&dirs);
-}
-
-static bool is_table(const Check *ck, int z)
-{
-	return z < ck->nfiles && ck->nested_off[z + 1] > ck->nested_off[z];
-}
-
-/* Adds to fd's fallout that file y must include what fo says. */
-static void fallout_merge(Finding *fd, int y, const Fallout *fo)
-{
-	Fallout *to = NULL;
-	for (int q = 0; q < fd->fallout.n && !to; q++)
-		if (fd->fallout.v[q].file == y)
-			to = &fd->fallout.v[q];
-	if (!to) {
-		vec_push(&fd->fallout, ((Fallout){.file = y}));
-		to = &fd->fallout.v[fd->fallout.n - 1];
-	}
-	for (int q = 0; q < fo->syms.n; q++)
-		add_unique(&to->syms, fo->syms.v[q]);
-	for (int q = 0; q < fo->add.n; q++)
-		add_unique(&to->add, fo->add.v[q]);
-}
-
-/* Fallout for an X-macro table goes to the files that include it inside
- * braces (and on up, for a table read by a table).  False when one is
- * the finding's own file: it cannot both drop the line and bring what
- * the line brings. */
-static bool fallout_out_of_tables(Check *ck, Finding *fd)
-{
-	for (int k = 0, rounds = 0; k < fd->fallout.n && rounds < 1000; k++) {
-		int z = fd->fallout.v[k].file;
-		if (!fd->fallout.v[k].add.n || !is_table(ck, z))
-			continue;
-		rounds++;
-		Fallout fo = fd->fallout.v[k];
-		memmove(&fd->fallout.v[k], &fd->fallout.v[k + 1], (size_t)(fd->fallout.n - k - 1) * sizeof(fo));
-		fd->fallout.n--;
-		bool ok = true;
-		for (int i = ck->nested_off[z]; i < ck->nested_off[z + 1] && ok; i++) {
-			if (ck->nested[i] == fd->file)
-				ok = false;
-			else
-				fallout_merge(fd, ck->nested[i], &fo);
-		}
-		vec_free(&fo.syms);
-		vec_free(&fo.add);
-		if (!ok)
-			return false;
-		k--; /* the entry now at k, and includers that are tables themselves */
-	}
-	return true;
-}
-
 /* Whether f has an #include line (forced includes are not its lines). */
 static bool includes_anything(const Facts *f)
 {
@@ -2897,9 +2900,9 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 					if (!added)
 						vec_push(&leaving, f);
 				}
-			compute_fallout(ck, r, &fd, &leaving, c);
+			bool made = compute_fallout(ck, r, &fd, &leaving, c);
 			vec_free(&leaving);
-			if (!fallout_out_of_tables(ck, &fd)) {
+			if (!made) {
 				findings_free_one(&fd); /* the include stays */
 				continue;
 			}
