@@ -1012,6 +1012,7 @@ struct Root {
 	IntVec lnames;       /* fallout: open-addressing set of the names that
 			      * may leave (small, so it stays in cache) */
 	uint32_t *vmark;     /* fallout: visited marks of meets() */
+	uint32_t *cmark, cepoch; /* mark_closure: by file id */
 	IntVec queue;
 	IntVec seed_scratch; /* collect_seed_names' answer before it is kept */
 	uint64_t *cand;      /* add_closure_uses: bit set of candidate needs */
@@ -1221,6 +1222,7 @@ static void root_free(Root *r)
 	vec_free(&r->lnames);
 	free(r->rprov);
 	free(r->vmark);
+	free(r->cmark);
 	vec_free(&r->queue);
 	vec_free(&r->seed_scratch);
 	free(r->cand);
@@ -2276,6 +2278,62 @@ static bool fallout_out_of_tables(Check *ck, Finding *fd)
 	return true;
 }
 
+/* Marks (r->cmark == the epoch returned) the files in the whole-tree
+ * closure of file `from`, over every configuration's edges. */
+static uint32_t mark_closure(Check *ck, Root *r, int from)
+{
+	if (!r->cmark)
+		r->cmark = xzalloc_now((size_t)ck->nfiles + 1, sizeof(uint32_t));
+	uint32_t e = ++r->cepoch;
+	IntVec *q = &r->queue;
+	q->n = 0;
+	vec_push(q, from);
+	r->cmark[from] = e;
+	for (int qi = 0; qi < q->n; qi++) {
+		int f = q->v[qi];
+		for (int k = ck->fwd_off[f]; k < ck->fwd_off[f + 1]; k++) {
+			int z = ck->fwd[k];
+			if (r->cmark[z] != e) {
+				r->cmark[z] = e;
+				vec_push(q, z);
+			}
+		}
+	}
+	return e;
+}
+
+/* Whether a fallout entry would have a header include a file that
+ * includes it back.  Which of the two then comes first decides what the
+ * other sees of it: numa.h relies on its includers for N_ONLINE (a macro
+ * body) from <linux/nodemask.h>, whose <linux/nodemask_types.h> needs
+ * MAX_NUMNODES from numa.h; numa.h including nodemask.h breaks every file
+ * that enters the pair through numa.h.  Such a finding is not made. */
+static bool fallout_closes_cycle(Check *ck, Root *r, Finding *fd)
+{
+	IntVec adds = {0}; /* the files some header is to include */
+	for (int k = 0; k < fd->fallout.n; k++) {
+		const Fallout *fo = &fd->fallout.v[k];
+		if (ck->rev_off[fo->file + 1] == ck->rev_off[fo->file])
+			continue; /* nothing includes it */
+		for (int a = 0; a < fo->add.n; a++)
+			if (fo->add.v[a] < ck->nfiles)
+				add_unique(&adds, fo->add.v[a]);
+	}
+	bool cycle = false;
+	for (int i = 0; i < adds.n && !cycle; i++) {
+		uint32_t e = mark_closure(ck, r, adds.v[i]);
+		for (int k = 0; k < fd->fallout.n && !cycle; k++) {
+			const Fallout *fo = &fd->fallout.v[k];
+			if (r->cmark[fo->file] != e)
+				continue;
+			for (int a = 0; a < fo->add.n; a++)
+				cycle |= fo->add.v[a] == adds.v[i];
+		}
+	}
+	vec_free(&adds);
+	return cycle;
+}
+
 /* fd's fallout: the files that rely on what leaves with line c (none of
  * them an X-macro table).  False when the finding cannot be made (see
  * fallout_out_of_tables). */
@@ -2359,7 +2417,7 @@ static bool compute_fallout(Check *ck, Root *r, Finding *fd, const IntVec *leavi
 	fallout_of_needers(ck, r, fd, leaving, e, c);
 	if (cycle)
 		r->reach_of = -1;
-	return fallout_out_of_tables(ck, fd);
+	return fallout_out_of_tables(ck, fd) && !fallout_closes_cycle(ck, r, fd);
 }
 
 static bool wanted(const Check *ck, int kind)
@@ -2563,6 +2621,26 @@ static void close_line(uint8_t *keep, uint8_t *open_line, int *nopen, int c)
 	}
 }
 
+/* Marks, for a use that no one line decides, its providers that more
+ * lines than the two use_depends kept may bring (far_prov, by node,
+ * allocated on the first mark).  A line that includes one of them itself,
+ * under an #if, stays: the file includes the provider where it needs it
+ * (sysctl.c includes <linux/rtmutex.h> under CONFIG_RT_MUTEXES, as it uses
+ * max_lock_depth; the first lines that reach it do so only under
+ * CONFIG_PREEMPT_RT), and the conditions of the ways through other
+ * headers are not compared with the use's. */
+static void mark_far_providers(const Root *r, uint8_t **far_prov)
+{
+	for (int j = 0; j < r->prov_nodes.n; j++) {
+		int p = r->prov_nodes.v[j];
+		if (r->lab2.v[p] < 0)
+			continue; /* one line brings it: that line is kept */
+		if (!*far_prov)
+			*far_prov = xcalloc((size_t)r->n + 1, 1);
+		(*far_prov)[p] = 1;
+	}
+}
+
 /* Whether root line x (a label; -1 none) is still open. */
 static inline bool open_label(const uint8_t *open_line, int x)
 {
@@ -2696,6 +2774,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	uint8_t *keep = xcalloc((size_t)nre + 1, 1);
 	uint8_t *used_node = xcalloc((size_t)r->n + 1, 1); /* provides a name the file uses */
 	int lines[64], nlines;
+	uint8_t *far_prov = NULL; /* by node; see mark_far_providers */
 	/* The lines that may become findings.  A use of the closure can only
 	 * make lines needed (its own uses come first): once no line is left
 	 * open, the rest of them change nothing. */
@@ -2765,6 +2844,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 					close_line(keep, open_line, &nopen, r->lab1.v[p]);
 					close_line(keep, open_line, &nopen, r->lab2.v[p]);
 				}
+				mark_far_providers(r, &far_prov);
 				continue;
 			}
 			for (int j = 0; j < np && e->from < 0; j++)
@@ -2773,6 +2853,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 			if (c == -2) {
 				for (int j = 0; j < nlines; j++)
 					close_line(keep, open_line, &nopen, lines[j]);
+				mark_far_providers(r, &far_prov);
 			} else if (c >= 0) {
 				vec_push(&deps[c], k);
 				if (e->from >= 0 && open_line[c]) { /* needed by a header: stays */
@@ -2793,6 +2874,8 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 		int target = r->g.nodes.v[re->node];
 		if (needs_includer(ck, r, target))
 			continue; /* the header is written to be included here */
+		if (re->cond && far_prov && far_prov[re->node])
+			continue; /* see mark_far_providers */
 		int kind = -1;
 		if (!deps[c].n) {
 			bool elsewhere = avail_without(r, re->node, c) != NEVER;
@@ -2952,6 +3035,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 		}
 	}
 done:
+	free(far_prov);
 	for (int c = 0; c < nre; c++)
 		vec_free(&deps[c]);
 	free(deps);
