@@ -39,6 +39,12 @@ typedef struct {
 } UseRef;
 #define USE_LINE_MAX ((1u << 25) - 1)
 
+/* Use flag of check's own, beside UseFlags: a function the file defines,
+ * which wants its prototype in sight (-Wmissing-prototypes): only a
+ * declaration satisfies it, never the definition itself.  Each file's
+ * uses end with these (for its definitions, in order). */
+#define UF_PROTO 64
+
 static UseRef use_ref(int id, unsigned flags, uint32_t line)
 {
 	return (UseRef){id, line < USE_LINE_MAX ? line : USE_LINE_MAX, flags};
@@ -557,9 +563,12 @@ static void *uses_worker(void *arg)
 			/* the names hashed first, so that the table's slots can be
 			 * fetched a few names ahead of their lookup */
 			vec_grow(&hash, (int)sy->nuses);
-			if (sy->nuses && !ck->uses[f].cap) { /* at most one each: no doubling */
-				ck->uses[f].v = xmalloc(sy->nuses * sizeof(UseRef));
-				ck->uses[f].cap = (int)sy->nuses;
+			int ndefs = 0;
+			for (uint32_t k = 0; k < sy->nprovides; k++)
+				ndefs += sym_provides(sy)[k].kind == SK_FUNC_DEF;
+			if (sy->nuses + (uint32_t)ndefs && !ck->uses[f].cap) { /* at most one each: no doubling */
+				ck->uses[f].v = xmalloc((sy->nuses + (uint32_t)ndefs) * sizeof(UseRef));
+				ck->uses[f].cap = (int)sy->nuses + ndefs;
 			}
 			for (uint32_t k = 0; k < sy->nuses; k++) {
 				const SymEntry *e = &sym_uses(sy)[k];
@@ -584,6 +593,13 @@ static void *uses_worker(void *arg)
 				if (id < 0 || id >= nnames)
 					continue;
 				vec_push(&ck->uses[f], use_ref(id, e->flags, e->line));
+			}
+			/* the functions it defines: their prototypes are used */
+			for (uint32_t k = 0; k < sy->nprovides; k++) {
+				const SymEntry *pe = &sym_provides(sy)[k];
+				int id = ck->fprov[ck->fprov_off[f] + (int)k];
+				if (pe->kind == SK_FUNC_DEF && id >= 0 && id < nnames)
+					vec_push(&ck->uses[f], use_ref(id, UF_PROTO, pe->line));
 			}
 		}
 	}
@@ -1365,10 +1381,6 @@ static int add_exporters(Root *r)
 	return r->prov_nodes.n;
 }
 
-/* Internal use flag: a function the file defines, which wants its
- * prototype in sight (-Wmissing-prototypes): only a header's
- * declaration satisfies it, never the definition itself. */
-#define UF_PROTO 64
 
 /* Whether a provide of this kind satisfies a use with these flags. */
 static bool satisfies(int kind, int flags)
@@ -1719,8 +1731,8 @@ static void compute_unresolved(Check *ck, Root *r, int file)
 	r->epoch++; /* a new root for seed_nodes */
 	for (int k = 0; k < ck->uses[file].n; k++) {
 		UseRef *u = &ck->uses[file].v[k];
-		if (needs_nothing(u->flags))
-			continue;
+		if (needs_nothing(u->flags) || (u->flags & UF_PROTO))
+			continue; /* a header's own function is its own business */
 		if (ck->is_paste_seed[u->id]) {
 			/* a name made by pasting (get_foo from get_##): the header's
 			 * own business when it or its closure has the macro that
@@ -2183,7 +2195,7 @@ static void fallout_use(Check *ck, Root *r, Fallout *fo, int z, int k, uint32_t 
 	bool safe = false, home_cond = false;
 	for (int j = ck->prov_off[u->id]; j < ck->prov_off[u->id + 1] && !safe; j++) {
 		const Prov *p = &ck->provs[j];
-		if (!satisfies(p->kind, u->flags))
+		if ((u->flags & UF_PROTO) ? p->kind != SK_FUNC_DECL : !satisfies(p->kind, u->flags))
 			continue;
 		if (p->file == z && !(p->cond && (u->flags & UF_COND)))
 			safe = true; /* z defines it (not as an #ifndef fallback) */
@@ -2754,18 +2766,8 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 		const UseRef *u = &own[k];
 		EffUse e = {u->id, u->flags, u->line, -1, -1, 0};
 		int q = ck->need_of_name[u->id];
-		if (q >= 0) {
+		if (q >= 0 && !(u->flags & UF_PROTO)) /* a prototype wants more than the need */
 			r->need_mark[q] = (struct NeedMark){r->epoch, eff.n};
-		}
-		vec_push(&eff, e);
-	}
-	/* the functions it defines: their prototypes are used */
-	const Symbols *rsy = syms_of(ck, file);
-	for (uint32_t k = 0; rsy && k < rsy->nprovides && !use_live; k++) {
-		const SymEntry *pe = &sym_provides(rsy)[k];
-		if (pe->kind != SK_FUNC_DEF)
-			continue;
-		EffUse e = {ck->fprov[ck->fprov_off[file] + (int)k], UF_PROTO, pe->line, -1, -1, 0};
 		vec_push(&eff, e);
 	}
 	int nre = r->redges.n;

@@ -847,6 +847,20 @@ test_expect_success 'fallout for an X-macro table goes to the file that reads it
 	gcc $CC_FLAGS -Ixm/include xm/main.c
 '
 
+test_expect_success 'fallout: a file that defines a function keeps the prototype it got through the header' '
+	rm -rf mp && mkdir -p mp/include &&
+	printf "void tk_warp(void);\n" >mp/include/tk.h &&
+	printf "#include <tk.h>\nint tick_count(void);\n" >mp/include/tick.h &&
+	printf "#include <tick.h>\nvoid tk_warp(void) {}\nint f(void);\nint f(void) { return tick_count(); }\n" >mp/main.c &&
+	gcc $CC_FLAGS -Wmissing-prototypes -Werror -Imp/include mp/main.c &&
+	(cd mp && hdrslim check --json -I include . >../mp.json; test $? -eq 1) &&
+	test_grep "\"include/tick.h\", \"line\": 1, .*\"kind\": \"unused\".*\"fallout\": \[{\"file\": \"main.c\", \"symbols\": \[\"tk_warp\"\], \"add\": \[\"<tk.h>\"\]" mp.json &&
+	# applied with its fallout: -Wmissing-prototypes stays quiet
+	sed -i 1d mp/include/tick.h &&
+	sed -i "1a #include <tk.h>" mp/main.c &&
+	gcc $CC_FLAGS -Wmissing-prototypes -Werror -Imp/include mp/main.c
+'
+
 test_expect_success 'TREE defaults to the current directory' '
 	fresh "$RN" rn3
 	(cd rn3 && hdrslim check -I include) >out.rn3 || :
