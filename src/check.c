@@ -554,6 +554,7 @@ static void *uses_worker(void *arg)
 	FileTable *ft = &ck->s->ft;
 	int nnames = ck->nnames;
 	VEC(uint32_t) hash = {0};
+	IntVec own_protos = {0}; /* a file's prototypes: (name id, line) pairs */
 	char buf[300];
 	for (int from, to; next_files(&job->next, ft->nfiles, &from, &to);) {
 		for (int f = from; f < to; f++) {
@@ -565,7 +566,7 @@ static void *uses_worker(void *arg)
 			vec_grow(&hash, (int)sy->nuses);
 			int ndefs = 0;
 			for (uint32_t k = 0; k < sy->nprovides; k++)
-				ndefs += sym_provides(sy)[k].kind == SK_FUNC_DEF;
+				ndefs += sym_provides(sy)[k].kind == SK_FUNC_DEF && !(sym_provides(sy)[k].flags & PF_STATIC);
 			if (sy->nuses + (uint32_t)ndefs && !ck->uses[f].cap) { /* at most one each: no doubling */
 				ck->uses[f].v = xmalloc((sy->nuses + (uint32_t)ndefs) * sizeof(UseRef));
 				ck->uses[f].cap = (int)sy->nuses + ndefs;
@@ -594,16 +595,29 @@ static void *uses_worker(void *arg)
 					continue;
 				vec_push(&ck->uses[f], use_ref(id, e->flags, e->line));
 			}
-			/* the functions it defines: their prototypes are used */
+			/* the functions it defines but static: their prototypes
+			 * are used, unless the file declares them first itself */
+			own_protos.n = 0;
+			for (uint32_t k = 0; k < sy->nprovides; k++)
+				if (sym_provides(sy)[k].kind == SK_FUNC_DECL) {
+					vec_push(&own_protos, ck->fprov[ck->fprov_off[f] + (int)k]);
+					vec_push(&own_protos, (int)sym_provides(sy)[k].line);
+				}
 			for (uint32_t k = 0; k < sy->nprovides; k++) {
 				const SymEntry *pe = &sym_provides(sy)[k];
 				int id = ck->fprov[ck->fprov_off[f] + (int)k];
-				if (pe->kind == SK_FUNC_DEF && id >= 0 && id < nnames)
+				if (pe->kind != SK_FUNC_DEF || (pe->flags & PF_STATIC) || id < 0 || id >= nnames)
+					continue;
+				bool declared = false;
+				for (int j = 0; j < own_protos.n && !declared; j += 2)
+					declared = own_protos.v[j] == id && (uint32_t)own_protos.v[j + 1] < pe->line;
+				if (!declared)
 					vec_push(&ck->uses[f], use_ref(id, UF_PROTO, pe->line));
 			}
 		}
 	}
 	vec_free(&hash);
+	vec_free(&own_protos);
 	return NULL;
 }
 
@@ -1679,19 +1693,30 @@ static int all_providers(Check *ck, Root *r, int id, int flags)
 {
 	r->prov_nodes.n = 0;
 	r->prov_cert.n = 0;
-	if (root_satisfies(r, id, flags))
-		return -1;
+	/* the root's own under an #if of unknown value: the headers that
+	 * provide it too are needed where that branch is not taken (ring_buffer.c
+	 * defines sched_clock_stable() under #ifndef
+	 * CONFIG_HAVE_UNSTABLE_SCHED_CLOCK; <linux/sched/clock.h> declares it
+	 * otherwise) */
+	bool own_cond = false;
+	if (root_satisfies(r, id, flags)) {
+		if (root_kinds(r, id) & RK_CERTAIN)
+			return -1;
+		own_cond = true;
+	}
 	for (int k = ck->prov_off[id], end = prov_end(ck, r, id); k < end; k++) {
 		const Prov *p = &ck->provs[k];
 		if ((flags & UF_PROTO) ? p->kind != SK_FUNC_DECL : !satisfies(p->kind, flags))
 			continue;
 		int node = closure_node(r, p->file);
-		if (node < 0 || (node == 0 && (flags & UF_PROTO)))
+		if (node < 0 || (node == 0 && ((flags & UF_PROTO) || own_cond)))
 			continue;
 		if (node == 0)
 			return -1;
 		add_provider_node(r, node, !p->cond);
 	}
+	if (own_cond && !r->prov_nodes.n)
+		return -1;
 	return with_exporters(r);
 }
 
@@ -1702,17 +1727,23 @@ static int need_providers(Check *ck, Root *r, int need)
 	r->prov_nodes.n = 0;
 	r->prov_cert.n = 0;
 	int q = need >> 1, flags = need & 1 ? UF_TAG | UF_COMPLETE : 0;
-	if (r->rneed && r->rneed[q] == r->repoch && kinds_satisfy(r->rneed_kinds[q], flags))
-		return -1;
+	bool own_cond = false; /* as all_providers */
+	if (r->rneed && r->rneed[q] == r->repoch && kinds_satisfy(r->rneed_kinds[q], flags)) {
+		if (r->rneed_kinds[q] & RK_CERTAIN)
+			return -1;
+		own_cond = true;
+	}
 	int end = r->c_in_closure ? ck->np_off[need + 1] : ck->np_hdr_end[need];
 	for (int k = ck->np_off[need]; k < end; k++) {
 		int node = closure_node(r, ck->np[k] >> 1);
-		if (node < 0)
+		if (node < 0 || (node == 0 && own_cond))
 			continue;
 		if (node == 0)
 			return -1;
 		add_provider_node(r, node, !(ck->np[k] & 1));
 	}
+	if (own_cond && !r->prov_nodes.n)
+		return -1;
 	return with_exporters(r);
 }
 

@@ -94,12 +94,21 @@ static uint32_t add_str(DeclScratch *s, const char *p, uint32_t n)
 	return off;
 }
 
-static void provide(DeclScratch *s, const char *p, uint32_t n, int kind, uint32_t line)
+static void provide_flags(DeclScratch *s, const char *p, uint32_t n, int kind, int flags, uint32_t line)
 {
 	if (!n || n > 0xffff)
 		return;
-	SymEntry e = {.name_off = add_str(s, p, n), .name_len = (uint16_t)n, .kind = (uint8_t)kind, .line = line};
+	SymEntry e = {.name_off = add_str(s, p, n),
+		      .name_len = (uint16_t)n,
+		      .kind = (uint8_t)kind,
+		      .flags = (uint8_t)flags,
+		      .line = line};
 	vec_push(&s->prov, e);
+}
+
+static void provide(DeclScratch *s, const char *p, uint32_t n, int kind, uint32_t line)
+{
+	provide_flags(s, p, n, kind, 0, line);
 }
 
 static inline uint64_t load64(const char *p)
@@ -1047,12 +1056,21 @@ static void process_decl(D *d, Tok *v, int n, bool body)
 	if (n <= 0)
 		return;
 	bool *skip = xcalloc((size_t)n + 1, 1);
-	bool is_typedef = false, is_extern = false;
-	for (int i = 0; i < n; i++) {
+	bool is_typedef = false, is_extern = false, is_static = false;
+	for (int i = 0, depth = 0; i < n; i++) {
 		if (v[i].kind == T_IDENT && v[i].kw == KW_TYPEDEF)
 			is_typedef = true;
 		if (v[i].kind == T_IDENT && v[i].kw == KW_EXTERN)
 			is_extern = true;
+		/* not a macro's argument: glibc's
+		 * "__libc_lock_define_initialized (static, lock)" before a
+		 * function with external linkage */
+		if (is_p(&v[i], '(') || is_p(&v[i], '['))
+			depth++;
+		else if ((is_p(&v[i], ')') || is_p(&v[i], ']')) && depth > 0)
+			depth--;
+		else if (depth == 0 && v[i].kind == T_IDENT && v[i].kw == KW_QUAL && word_is(&v[i], "static"))
+			is_static = true;
 	}
 	/* "struct S;" */
 	if (n == 2 && v[0].kw == KW_TAG && v[1].kind == T_IDENT && !v[1].kw) {
@@ -1214,7 +1232,8 @@ static void process_decl(D *d, Tok *v, int n, bool body)
 					       : SK_VAR_DEF;
 			if (params >= 0 && !is_typedef && !func)
 				kind = is_extern ? SK_VAR_DECL : SK_VAR_DEF; /* a function pointer */
-			provide(s, v[name].s, v[name].len, kind, v[name].line);
+			provide_flags(s, v[name].s, v[name].len, kind, kind == SK_FUNC_DEF && is_static ? PF_STATIC : 0,
+				      v[name].line);
 			if (params >= 0) {
 				int rp = close_of(v, params, k);
 				mark_params(d, v, params, rp < k ? rp : k - 1, skip, body && func);

@@ -51,11 +51,16 @@ enum UseFlags {
 			      * or it is a new type local to that prototype */
 };
 
+enum ProvideFlags {
+	PF_STATIC = 1, /* a function defined static: it wants no prototype
+			* (-Wmissing-prototypes asks one of the others) */
+};
+
 typedef struct {
 	uint32_t name_off;
 	uint16_t name_len;
 	uint8_t kind;  /* SymKind for provides; 1 for a tag provide of any kind */
-	uint8_t flags; /* UseFlags for uses */
+	uint8_t flags; /* UseFlags for uses, ProvideFlags for provides */
 	uint32_t line; /* first line */
 } SymEntry;
 
@@ -72,7 +77,7 @@ enum PragmaKind {
 			    * parentheses (an X-macro table), never removable */
 };
 
-#define SYMBOLS_VERSION 7
+#define SYMBOLS_VERSION 8
 
 typedef struct {
 	uint32_t size; /* bytes of the whole block, a multiple of 8 */
