@@ -686,6 +686,7 @@ void graph_prepare(Graph *g, const Unit *units, int nunits)
 typedef struct {
 	int file, node, k;
 	int slot; /* lean: where edge 0 of this file goes in succ */
+	int n;    /* the file's edges (edge_count) */
 } Visit;
 typedef struct {
 	VEC(Visit) v;
@@ -701,11 +702,11 @@ static int edge_count(const Base *b, int file)
 /* A newly found node: on the path, and in lean mode its successor slots. */
 static void push_visit(VisitStack *st, TuGraph *tg, const Base *b, int file, int node, int extra)
 {
-	Visit v = {file, node, 0, 0};
+	Visit v = {file, node, 0, 0, edge_count(b, file)};
 	if (st->lean) {
 		vec_push(&tg->lines, file < b->cap ? b->span[file].lines : 0);
 		int total = tg->succ.n;
-		int n = extra + edge_count(b, file);
+		int n = extra + v.n;
 		vec_grow(&tg->succ, total + n);
 		for (int i = 0; i < n; i++)
 			tg->succ.v[total + i] = -1;
@@ -769,7 +770,7 @@ static void dfs(const Graph *g, int chain, TuGraph *tg, VisitStack *vs)
 	bool derived = chain != bchain && chain < g->nhas_overrides && g->has_overrides[chain];
 	while (vs->v.n) {
 		Visit *top = &vs->v.v[vs->v.n - 1];
-		if (top->k >= edge_count(b, top->file)) {
+		if (top->k >= top->n) {
 			vs->on.v[top->node] = 0;
 			if (vs->lean)
 				vec_push(&tg->post, top->node);
@@ -839,7 +840,7 @@ void graph_tu(const Graph *g, const Unit *u, TuGraph *tg, bool lean)
 		push_visit(&st, tg, b, forced->v[i], node, 0);
 		dfs(g, chain, tg, &st);
 	}
-	Visit root = {u->file, 0, 0, forced->n};
+	Visit root = {u->file, 0, 0, forced->n, edge_count(b, u->file)};
 	vec_push(&st.v, root);
 	vec_grow(&st.on, 1);
 	if (!st.on.n)
