@@ -1395,7 +1395,6 @@ static int add_exporters(Root *r)
 	return r->prov_nodes.n;
 }
 
-
 /* Whether a provide of this kind satisfies a use with these flags. */
 static bool satisfies(int kind, int flags)
 {
