@@ -544,6 +544,37 @@ static bool next_files(int *next, int nfiles, int *from, int *to)
 	return *from < nfiles;
 }
 
+/* A definition that -Wmissing-prototypes wants a prototype in sight
+ * for: a function with external linkage. */
+static bool wants_prototype(const SymEntry *pe)
+{
+	return pe->kind == SK_FUNC_DEF && !(pe->flags & PF_STATIC);
+}
+
+/* Appends to file f's uses a prototype use (UF_PROTO) for each function it
+ * defines with external linkage and has not declared itself before;
+ * protos is scratch. */
+static void add_prototype_uses(Check *ck, int f, const Symbols *sy, IntVec *protos)
+{
+	const int *ids = ck->fprov + ck->fprov_off[f];
+	protos->n = 0; /* (name id, line) of the file's own prototypes */
+	for (uint32_t k = 0; k < sy->nprovides; k++)
+		if (sym_provides(sy)[k].kind == SK_FUNC_DECL) {
+			vec_push(protos, ids[k]);
+			vec_push(protos, (int)sym_provides(sy)[k].line);
+		}
+	for (uint32_t k = 0; k < sy->nprovides; k++) {
+		const SymEntry *pe = &sym_provides(sy)[k];
+		if (!wants_prototype(pe) || ids[k] < 0 || ids[k] >= ck->nnames)
+			continue;
+		bool declared = false;
+		for (int j = 0; j < protos->n && !declared; j += 2)
+			declared = protos->v[j] == ids[k] && (uint32_t)protos->v[j + 1] < pe->line;
+		if (!declared)
+			vec_push(&ck->uses[f], use_ref(ids[k], UF_PROTO, pe->line));
+	}
+}
+
 /* Each file's uses as name ids; a name nobody provides cannot decide
  * anything and is left out, unless a macro may make it by pasting: then
  * it is a use of that seed. */
@@ -566,7 +597,7 @@ static void *uses_worker(void *arg)
 			vec_grow(&hash, (int)sy->nuses);
 			int ndefs = 0;
 			for (uint32_t k = 0; k < sy->nprovides; k++)
-				ndefs += sym_provides(sy)[k].kind == SK_FUNC_DEF && !(sym_provides(sy)[k].flags & PF_STATIC);
+				ndefs += wants_prototype(&sym_provides(sy)[k]);
 			if (sy->nuses + (uint32_t)ndefs && !ck->uses[f].cap) { /* at most one each: no doubling */
 				ck->uses[f].v = xmalloc((sy->nuses + (uint32_t)ndefs) * sizeof(UseRef));
 				ck->uses[f].cap = (int)sy->nuses + ndefs;
@@ -595,25 +626,8 @@ static void *uses_worker(void *arg)
 					continue;
 				vec_push(&ck->uses[f], use_ref(id, e->flags, e->line));
 			}
-			/* the functions it defines but static: their prototypes
-			 * are used, unless the file declares them first itself */
-			own_protos.n = 0;
-			for (uint32_t k = 0; k < sy->nprovides; k++)
-				if (sym_provides(sy)[k].kind == SK_FUNC_DECL) {
-					vec_push(&own_protos, ck->fprov[ck->fprov_off[f] + (int)k]);
-					vec_push(&own_protos, (int)sym_provides(sy)[k].line);
-				}
-			for (uint32_t k = 0; k < sy->nprovides; k++) {
-				const SymEntry *pe = &sym_provides(sy)[k];
-				int id = ck->fprov[ck->fprov_off[f] + (int)k];
-				if (pe->kind != SK_FUNC_DEF || (pe->flags & PF_STATIC) || id < 0 || id >= nnames)
-					continue;
-				bool declared = false;
-				for (int j = 0; j < own_protos.n && !declared; j += 2)
-					declared = own_protos.v[j] == id && (uint32_t)own_protos.v[j + 1] < pe->line;
-				if (!declared)
-					vec_push(&ck->uses[f], use_ref(id, UF_PROTO, pe->line));
-			}
+			if (ndefs)
+				add_prototype_uses(ck, f, sy, &own_protos);
 		}
 	}
 	vec_free(&hash);
