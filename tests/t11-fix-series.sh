@@ -222,9 +222,11 @@ test_expect_success 'fix makes one verified commit a finding, each compiling' '
 	cat >expect <<-\EOF &&
 	sched: Remove <linux/capability.h> from <linux/sched.h>
 	sched: Declare struct mm_struct instead of including <linux/mm_types.h> in <linux/sched.h>
+	sched: Declare struct nsproxy instead of including <linux/nsproxy.h> in <linux/sched.h>
 	EOF
 	test_cmp expect subjects &&
 	grep -q "^struct mm_struct;" include/linux/sched.h &&
+	grep -q "^struct nsproxy;" include/linux/sched.h &&
 	git log -1 --format=%B | grep -q "^Verified: [1-9][0-9]* TUs compiled" &&
 	clean_tree && bisectable start
 '

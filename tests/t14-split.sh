@@ -70,7 +70,7 @@ test_expect_success 'the proposal as a plan: series --verify makes commits that 
 
 test_expect_success '--symbol: the users of one name and the headers every user reaches' '
 	hdrslim split --symbol task_node "$EXAMPLE" include/linux/sched.h >sym &&
-	grep -q "^task_node: declared at include/linux/sched.h:263-266, used by 1 TUs through 1 file" sym &&
+	grep -q "^task_node: declared at include/linux/sched.h:268-271, used by 1 TUs through 1 file" sym &&
 	grep -q "^  mm/mempolicy.c$" sym &&
 	(cd "$EXAMPLE" && gcc -M -Iinclude mm/mempolicy.c) | tr " " "\n" | grep "\.h$" >closure &&
 	sed -n "/^cheapest homes/,\$p" sym | sed 1d | sed "s/^  \([^:]*\):.*/\1/" >homes &&

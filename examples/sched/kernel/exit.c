@@ -6,6 +6,7 @@
  */
 #include <linux/types.h>
 #include <linux/list.h>
+#include <linux/nsproxy.h>
 #include <linux/sched.h>
 
 static int nr_threads_exited;
@@ -32,6 +33,7 @@ void release_task(struct task_struct *p)
 	struct task_struct *leader = p->group_leader;
 
 	__unhash_process(p, thread_group_leader(p));
+	put_task_struct(p);
 	if (leader != p && leader->exit_state == EXIT_ZOMBIE)
 		leader->exit_state = EXIT_DEAD;
 }
@@ -45,6 +47,7 @@ void do_exit(long code)
 	if (tsk->mm)
 		mmput(tsk->mm);
 	tsk->mm = NULL;
+	exit_task_namespaces(tsk);
 	tsk->exit_state = EXIT_ZOMBIE;
 	tsk->state = TASK_DEAD;
 	schedule();

@@ -2,8 +2,8 @@
  * kernel/fork.c - hdrslim example tree.
  *
  * Process creation.  A well-behaved user of <linux/sched.h>: it includes
- * every header whose declarations it uses, including the capability and
- * mm headers that it needs for itself.
+ * every header whose declarations it uses, including the capability, mm,
+ * atomics, namespace and seccomp headers that it needs for itself.
  */
 #include <linux/types.h>
 #include <linux/errno.h>
@@ -11,6 +11,9 @@
 #include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/mm_types.h>
+#include <linux/atomic.h>
+#include <linux/nsproxy.h>
+#include <linux/seccomp.h>
 #include <linux/sched.h>
 
 #define CLONE_VM	0x00000100
@@ -74,7 +77,7 @@ static struct task_struct *dup_task_struct(struct task_struct *orig)
 		return NULL;
 
 	*tsk = *orig;
-	tsk->usage.counter = 2;
+	atomic_set(&tsk->usage, 2);
 	INIT_LIST_HEAD(&tsk->children);
 	INIT_LIST_HEAD(&tsk->sibling);
 	INIT_LIST_HEAD(&tsk->thread_group);
@@ -98,6 +101,9 @@ struct task_struct *copy_process(unsigned long clone_flags, pid_t pid)
 
 	if (copy_mm(clone_flags, p))
 		goto bad_fork_free;
+	if (copy_namespaces(clone_flags, p))
+		goto bad_fork_free;
+	copy_seccomp(p);
 
 	p->pid = pid;
 	p->flags |= PF_FORKNOEXEC;
@@ -140,6 +146,7 @@ long _do_fork(unsigned long clone_flags, pid_t pid)
 	if (!p)
 		return -EAGAIN;
 
+	get_task_struct(p);
 	wake_up_new_task(p);
 	return p->pid;
 }

@@ -6,6 +6,7 @@
  */
 #include <linux/types.h>
 #include <linux/kernel.h>
+#include <linux/audit.h>
 #include <linux/sched.h>
 
 unsigned long sysctl_hung_task_timeout_secs = 120;
@@ -31,6 +32,8 @@ static void check_hung_task(struct task_struct *t, unsigned long timeout)
 	       t->comm, t->pid, timeout);
 	sched_show_task(t);
 	print_worker_info(KERN_ERR, t);
+	if (audit_enabled)
+		audit_log_format("hung task %d", t->pid);
 
 	if (sysctl_hung_task_all_backtrace)
 		show_state_filter(SCHED_DEBUG_FILTER_ALL);

@@ -23,8 +23,10 @@ static void create_kthread(struct kthread_create_info *create)
 
 	pid = kernel_thread(create->threadfn, create->data, 0);
 	create->ret = pid;
-	if (pid >= 0)
-		create->result = find_task_by_vpid(pid);
+	if (pid >= 0) {
+		create->result = get_task_struct(find_task_by_vpid(pid));
+		create->result->nsproxy = get_nsproxy(&init_nsproxy);
+	}
 }
 
 void kthread_queue_create(struct kthread_create_info *create)
@@ -52,6 +54,8 @@ int kthreadd(void *unused)
 					    struct kthread_create_info, list);
 			list_del_init(&create->list);
 			create_kthread(create);
+			if (create->result)
+				put_task_struct(create->result);
 		}
 	}
 

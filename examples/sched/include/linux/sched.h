@@ -16,6 +16,9 @@
 #include <linux/cpumask.h>
 #include <linux/topology.h>
 #include <linux/mm_types.h>
+#include <linux/atomic.h>
+#include <linux/nsproxy.h>
+#include <linux/seccomp.h>
 
 struct files_struct;
 struct signal_struct;
@@ -159,6 +162,8 @@ struct task_struct {
 
 	struct files_struct		*files;
 	struct signal_struct		*signal;
+	struct nsproxy			*nsproxy;
+	struct seccomp			seccomp;
 
 	/* Protection of mm, files, comm: */
 	spinlock_t			alloc_lock;
@@ -295,5 +300,22 @@ extern void idle_task_exit(void);
 #define sched_cpu_dying			NULL
 static inline void idle_task_exit(void) { }
 #endif
+
+/*
+ * Reference counting of tasks.
+ */
+extern void __put_task_struct(struct task_struct *t);
+
+static inline struct task_struct *get_task_struct(struct task_struct *t)
+{
+	atomic_inc(&t->usage);
+	return t;
+}
+
+static inline void put_task_struct(struct task_struct *t)
+{
+	if (atomic_dec_and_test(&t->usage))
+		__put_task_struct(t);
+}
 
 #endif /* _LINUX_SCHED_H */
