@@ -945,34 +945,9 @@ static void split_free(Split *sp)
 	edit_free(&sp->text);
 }
 
-static char *string_opt(int *argc, char **argv, const char *name)
-{
-	for (int i = 0; i < *argc; i++) {
-		size_t n = strlen(name);
-		const char *v = NULL;
-		int take = 0;
-		if (!strncmp(argv[i], name, n) && argv[i][n] == '=') {
-			v = argv[i] + n + 1;
-			take = 1;
-		} else if (!strcmp(argv[i], name)) {
-			if (i + 1 >= *argc)
-				die("split: %s needs a value", name);
-			v = argv[i + 1];
-			take = 2;
-		}
-		if (!take)
-			continue;
-		char *r = xstrdup(v);
-		memmove(argv + i, argv + i + take, (size_t)(*argc - i - take) * sizeof(char *));
-		*argc -= take;
-		return r;
-	}
-	return NULL;
-}
-
 static double number_opt(int *argc, char **argv, const char *name, double def)
 {
-	char *v = string_opt(argc, argv, name);
+	char *v = option_value(argc, argv, "split", name);
 	if (!v)
 		return def;
 	char *end;
@@ -988,9 +963,9 @@ int cmd_split(int argc, char **argv)
 	Split sp = {0};
 	sp.max_share = number_opt(&argc, argv, "--max-share", 0.25);
 	sp.similar = number_opt(&argc, argv, "--similar", 0.5);
-	char *plan = string_opt(&argc, argv, "--plan");
-	char *symbol = string_opt(&argc, argv, "--symbol");
-	char *min_text = string_opt(&argc, argv, "--min-lines");
+	char *plan = option_value(&argc, argv, "split", "--plan");
+	char *symbol = option_value(&argc, argv, "split", "--symbol");
+	char *min_text = option_value(&argc, argv, "split", "--min-lines");
 	int min_lines = 8;
 	if (min_text) {
 		char *end;

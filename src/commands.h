@@ -14,6 +14,7 @@ int cmd_check(int argc, char **argv);
 int cmd_fix(int argc, char **argv);
 int cmd_series(int argc, char **argv);
 int cmd_split(int argc, char **argv);
+int cmd_slim(int argc, char **argv);
 int cmd_dead(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_measure(int argc, char **argv);

@@ -24,6 +24,7 @@ static const struct {
 	{"series", cmd_series, "series [OPTIONS] TREE PLAN    a cleanup plan as a bisectable series of commits"},
 	{"measure", cmd_measure, "measure [OPTIONS] [TREE] REV1 REV2 lines and compile time a change saves"},
 	{"dead", cmd_dead, "dead [OPTIONS] [TREE] [HEADER...] unused declarations, needless forward declarations, wrappers"},
+	{"slim", cmd_slim, "slim [OPTIONS] TREE HEADER    where a header's weight comes from, and the cuts that remove it"},
 	{"split", cmd_split, "split [OPTIONS] TREE HEADER    proposed sub-headers of a header, with savings"},
 	{"lex", cmd_lex, "lex  [OPTIONS] FILE...        the directives hdrslim sees in a file"},
 	{"symbols", cmd_symbols, "symbols [OPTIONS] FILE...    what a file provides and uses (symbol facts)"},

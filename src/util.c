@@ -524,3 +524,28 @@ const char *opt_value(int argc, char **argv, int *i, const char *name, const cha
 		die("%s: option '%s' needs a value (see 'hdrslim %s --help')", cmd, name, cmd);
 	return argv[++*i];
 }
+
+char *option_value(int *argc, char **argv, const char *cmd, const char *name)
+{
+	for (int i = 0; i < *argc; i++) {
+		size_t n = strlen(name);
+		const char *v = NULL;
+		int take = 0;
+		if (!strncmp(argv[i], name, n) && argv[i][n] == '=') {
+			v = argv[i] + n + 1;
+			take = 1;
+		} else if (!strcmp(argv[i], name)) {
+			if (i + 1 >= *argc)
+				die("%s: %s needs a value", cmd, name);
+			v = argv[i + 1];
+			take = 2;
+		}
+		if (!take)
+			continue;
+		char *r = xstrdup(v);
+		memmove(argv + i, argv + i + take, (size_t)(*argc - i - take) * sizeof(char *));
+		*argc -= take;
+		return r;
+	}
+	return NULL;
+}

@@ -109,6 +109,9 @@ const char *sb_str(StrBuf *sb); /* NUL-terminated view */
 char *path_join(const char *dir, const char *name);          /* malloc'd, normalized */
 void path_normalize(char *p);                                 /* in place */
 char *path_dirname(const char *p);                            /* malloc'd; "." for none */
+/* Takes "NAME VALUE" or "NAME=VALUE" out of argv: the value (malloc'd),
+ * or NULL when absent.  cmd names the command in the error. */
+char *option_value(int *argc, char **argv, const char *cmd, const char *name);
 char *path_absolute(const char *p);                           /* against cwd, normalized */
 bool path_has_prefix(const char *p, const char *dir);         /* p == dir or under dir */
 bool ends_with(const char *s, const char *suffix);

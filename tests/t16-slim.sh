@@ -1,0 +1,72 @@
+#!/bin/bash
+# t16-slim.sh: `hdrslim slim` says where a header's weight comes from.  On
+# examples/sched (README item 9) the three heavy dependencies rank first,
+# each with the #include line to cut and what the cut line's file uses:
+# atomic.h and seccomp.h needed, nsproxy.h only through a pointer.  The
+# compiler is the yardstick: the header's lines alone are the lines of the
+# files gcc -M lists for it, and the lines predicted after each cut are
+# what gcc -M lists once that line is deleted.
+
+. "$(dirname "$0")/lib.sh"
+
+command -v gcc >/dev/null 2>&1 || skip_all "gcc not found"
+
+EXAMPLE=$TEST_DIRECTORY/../examples/sched
+
+# gcc_lines DIR HEADER: physical lines of HEADER and every file gcc -M lists for it.
+gcc_lines () {
+	(cd "$1" && gcc -x c -M -Iinclude "$2" | sed 's/\\$//' | tr ' ' '\n' |
+		grep '\.h$' | sort -u | xargs cat | wc -l)
+}
+
+test_expect_success 'the header alone: the lines of what gcc -M lists' '
+	hdrslim slim "$EXAMPLE" include/linux/sched.h >out &&
+	n=$(gcc_lines "$EXAMPLE" include/linux/sched.h) &&
+	grep -x "include/linux/sched.h alone: $n lines from [0-9]* headers" out
+'
+
+test_expect_success 'the three heavy dependencies rank first, each with its cut and class' '
+	grep "^include/linux/.* brings " out | head -3 | sed "s/ brings.*//" >got &&
+	printf "include/linux/%s.h\n" atomic seccomp nsproxy >expect &&
+	test_cmp expect got &&
+	grep -A1 "^include/linux/atomic.h brings" out | grep -x "  include/linux/sched.h:19: needed: #include <linux/atomic.h>" &&
+	grep -A1 "^include/linux/seccomp.h brings" out | grep -x "  include/linux/sched.h:21: needed: #include <linux/seccomp.h>" &&
+	grep -A1 "^include/linux/nsproxy.h brings" out |
+		grep -x "  include/linux/sched.h:20: declare: #include <linux/nsproxy.h> (only pointers to struct nsproxy)"
+'
+
+test_expect_success 'every predicted count is what gcc -M sees once the cut lines are gone' '
+	hdrslim slim --json --top 8 "$EXAMPLE" include/linux/sched.h >out.json &&
+	python3 - out.json "$EXAMPLE" <<-\PY
+	import json, os, shutil, subprocess, sys, tempfile
+	d = json.load(open(sys.argv[1]))
+	assert len(d["heavy"]) == 8, len(d["heavy"])
+	for h in d["heavy"]:
+	    t = tempfile.mkdtemp()
+	    tree = os.path.join(t, "tree")
+	    shutil.copytree(sys.argv[2], tree)
+	    cuts = {}
+	    for c in h["cut"]:
+	        cuts.setdefault(c["file"], set()).add(c["line"])
+	    for f, lines in cuts.items():
+	        p = os.path.join(tree, f)
+	        text = open(p).read().split("\n")
+	        text = [l for i, l in enumerate(text, 1) if i not in lines]
+	        open(p, "w").write("\n".join(text))
+	    m = subprocess.run(["gcc", "-x", "c", "-M", "-Iinclude", "include/linux/sched.h"],
+	                       cwd=tree, capture_output=True, text=True, check=True).stdout
+	    files = sorted({w for w in m.replace("\\\n", " ").split() if w.endswith(".h")})
+	    n = sum(open(os.path.join(tree, f) if not f.startswith("/") else f).read().count("\n") for f in files)
+	    assert n == h["lines_after"], (h["file"], n, h["lines_after"])
+	    assert len(files) - 1 == h["headers_after"], (h["file"], len(files), h["headers_after"])
+	    shutil.rmtree(t)
+	PY
+'
+
+test_expect_success 'a header that does not exist: a one-line error' '
+	test_expect_code 2 hdrslim slim "$EXAMPLE" include/linux/nosuch.h 2>err &&
+	test_line_count = 1 err &&
+	grep -q "nosuch.h: No such file" err
+'
+
+test_done
