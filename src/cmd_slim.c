@@ -22,7 +22,9 @@
 
 #include "check.h"
 #include "commands.h"
+#include "decl.h"
 #include "facts.h"
+#include "intern.h"
 #include "metrics.h"
 #include "session.h"
 #include "util.h"
@@ -31,6 +33,7 @@ typedef struct {
 	int edge;       /* index in the TU graph's edges */
 	int kind;       /* -1 needed, else the check finding's kind */
 	const Finding *finding;
+	char *why;      /* needed: what the file uses from the far side */
 } CutLine;
 
 typedef struct {
@@ -178,7 +181,7 @@ static bool min_cut(Slim *sl, int t, IntVec *cut)
 }
 
 /* HEADER alone without the given edges: lines and headers still reached. */
-static void closure_without(const Slim *sl, const IntVec *cut, uint64_t *lines, int *headers)
+static void closure_without(const Slim *sl, const IntVec *cut, uint64_t *lines, int *headers, char **stays)
 {
 	int n = sl->g.nodes.n, m = sl->g.edges.n;
 	char *gone = xcalloc((size_t)m + 1, 1), *seen = xcalloc((size_t)n, 1);
@@ -211,8 +214,100 @@ static void closure_without(const Slim *sl, const IntVec *cut, uint64_t *lines, 
 			(*lines)--;
 	}
 	free(gone);
-	free(seen);
+	if (stays)
+		*stays = seen;
+	else
+		free(seen);
 	free(queue);
+}
+
+/* A name as the symbol facts key it: tags apart from ordinary names. */
+static int name_id(Interner *in, const Symbols *sy, const SymEntry *e, bool tag)
+{
+	StrBuf b = {0};
+	if (tag)
+		sb_addc(&b, '\1');
+	sb_add(&b, sym_name(sy, e), e->name_len);
+	int id = intern(in, b.buf, b.len);
+	free(b.buf);
+	return id;
+}
+
+/* What file f uses that only the cut's far side provides (the nodes not in
+ * stays), in words: the declarations that would have to move with the
+ * include, or the complete types a types header would have to give. */
+static char *why_needed(Slim *sl, int f, const char *stays)
+{
+	FileTable *ft = &sl->s->ft;
+	Interner *in = interner_new();
+	VEC(uint8_t) side = {0}; /* by name id: 1 provided on the near side, 2 far */
+	for (int v = 0; v < sl->g.nodes.n; v++) {
+		const Symbols *sy = ft->files[sl->g.nodes.v[v]].syms;
+		if (!sy)
+			continue;
+		const SymEntry *p = sym_provides(sy);
+		for (uint32_t i = 0; i < sy->nprovides; i++) {
+			if (p[i].kind == SK_SEED)
+				continue;
+			bool tag = p[i].kind == SK_TAG_DEF || p[i].kind == SK_TAG_DECL || p[i].kind == 1;
+			int id = name_id(in, sy, &p[i], tag && p[i].kind != SK_TYPEDEF);
+			while (side.n <= id)
+				vec_push(&side, 0);
+			side.v[id] |= stays[v] ? 1 : 2;
+		}
+	}
+	const Symbols *sy = ft->files[f].syms;
+	StrBuf inl = {0}, types = {0}, other = {0};
+	IntVec seen_ids = {0};
+	int ninl = 0, ntypes = 0, nother = 0;
+	if (sy) {
+		const SymEntry *p = sym_provides(sy), *u = sym_uses(sy);
+		for (uint32_t i = 0; i < sy->nuses; i++) {
+			int id = name_id(in, sy, &u[i], u[i].flags & UF_TAG);
+			if (id >= side.n || side.v[id] != 2)
+				continue;
+			bool dup = false;
+			for (int k = 0; k < seen_ids.n && !dup; k++)
+				dup = seen_ids.v[k] == id;
+			if (dup)
+				continue;
+			vec_push(&seen_ids, id);
+			/* the definition the use sits in: the nearest provide above */
+			const SymEntry *in_def = NULL;
+			for (uint32_t k = 0; k < sy->nprovides; k++)
+				if (p[k].line <= u[i].line && (!in_def || p[k].line >= in_def->line))
+					in_def = &p[k];
+			const char *nm = sym_name(sy, &u[i]);
+			if ((u[i].flags & UF_TAG) && (u[i].flags & UF_COMPLETE)) {
+				sb_addf(&types, "%sstruct %.*s", ntypes++ ? ", " : "", (int)u[i].name_len, nm);
+			} else if (in_def && (in_def->kind == SK_FUNC_DEF || in_def->kind == SK_MACRO) &&
+				   !(u[i].flags & UF_COND)) {
+				sb_addf(&inl, "%s%.*s (in %.*s)", ninl++ ? ", " : "", (int)u[i].name_len, nm,
+					(int)in_def->name_len, sym_name(sy, in_def));
+			} else {
+				sb_addf(&other, "%s%s%.*s", nother++ ? ", " : "", u[i].flags & UF_TAG ? "struct " : "",
+					(int)u[i].name_len, nm);
+			}
+		}
+	}
+	StrBuf out = {0};
+	if (ntypes)
+		sb_addf(&out, "complete types: %s", types.buf);
+	if (ninl)
+		sb_addf(&out, "%sin inline or macro bodies: %s", out.len ? "; " : "", inl.buf);
+	if (nother)
+		sb_addf(&out, "%suses %s", out.len ? "; " : "", other.buf);
+	free(inl.buf);
+	free(types.buf);
+	free(other.buf);
+	vec_free(&seen_ids);
+	vec_free(&side);
+	interner_free(in);
+	if (!out.len) {
+		free(out.buf);
+		return NULL;
+	}
+	return out.buf;
 }
 
 static int cmp_heavy(const void *a, const void *b)
@@ -277,6 +372,8 @@ static void print_text(Slim *sl, Check *ck, int top)
 				printf(" (only pointers to %s)", sb.len ? sb.buf : "its tags");
 				free(sb.buf);
 			}
+			if (cl->kind < 0 && cl->why)
+				printf(" (%s)", cl->why);
 			printf("\n");
 			free(inc);
 		}
@@ -306,7 +403,12 @@ static void print_json(Slim *sl, Check *ck, int top)
 			json_string(&out, session_path(s, f));
 			sb_addf(&out, ", \"line\": %lu, \"include\": ", include_line(s, f, e->dir));
 			json_string(&out, inc);
-			sb_addf(&out, ", \"class\": \"%s\"}", kind_text(cl->kind));
+			sb_addf(&out, ", \"class\": \"%s\"", kind_text(cl->kind));
+			if (cl->kind < 0 && cl->why) {
+				sb_addf(&out, ", \"uses\": ");
+				json_string(&out, cl->why);
+			}
+			sb_addf(&out, "}");
 			free(inc);
 		}
 		sb_addf(&out, "]}");
@@ -361,6 +463,7 @@ int cmd_slim(int argc, char **argv)
 		sl.total += sl.lines[v];
 	}
 	build_adjacency(&sl);
+	fs_symbols_all(&s.ft, sl.g.nodes.v, n, o.jobs > 0 ? o.jobs : 1);
 	uint64_t *weight = xcalloc((size_t)n, sizeof(uint64_t));
 	DomScratch *dom = dom_new();
 	dom_weights(dom, &sl.g, sl.lines, weight);
@@ -388,7 +491,11 @@ int cmd_slim(int argc, char **argv)
 				if (!have)
 					vec_push(&cut_files, f);
 			}
-			closure_without(&sl, &cut, &hv->lines_after, &hv->headers_after);
+			char *stays = NULL;
+			closure_without(&sl, &cut, &hv->lines_after, &hv->headers_after, &stays);
+			for (int c = 0; c < hv->cut.n; c++)
+				hv->cut.v[c].why = why_needed(&sl, sl.g.nodes.v[sl.g.edges.v[hv->cut.v[c].edge].from], stays);
+			free(stays);
 			sl.heavy.v[kept] = *hv;
 			if (hv != &sl.heavy.v[kept])
 				memset(&hv->cut, 0, sizeof hv->cut);
@@ -415,8 +522,11 @@ int cmd_slim(int argc, char **argv)
 		print_text(&sl, ck, top);
 	fflush(stdout);
 
-	for (int i = 0; i < sl.heavy.n; i++)
+	for (int i = 0; i < sl.heavy.n; i++) {
+		for (int c = 0; c < sl.heavy.v[i].cut.n; c++)
+			free(sl.heavy.v[i].cut.v[c].why);
 		vec_free(&sl.heavy.v[i].cut);
+	}
 	vec_free(&sl.heavy);
 	findings_free(&fv);
 	check_free(ck);

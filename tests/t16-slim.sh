@@ -2,7 +2,8 @@
 # t16-slim.sh: `hdrslim slim` says where a header's weight comes from.  On
 # examples/sched (README item 9) the three heavy dependencies rank first,
 # each with the #include line to cut and what the cut line's file uses:
-# atomic.h and seccomp.h needed, nsproxy.h only through a pointer.  The
+# atomic.h needed by two inline bodies, seccomp.h for a complete type,
+# nsproxy.h only through a pointer.  The
 # compiler is the yardstick: the header's lines alone are the lines of the
 # files gcc -M lists for it, and the lines predicted after each cut are
 # what gcc -M lists once that line is deleted.
@@ -29,8 +30,8 @@ test_expect_success 'the three heavy dependencies rank first, each with its cut 
 	grep "^include/linux/.* brings " out | head -3 | sed "s/ brings.*//" >got &&
 	printf "include/linux/%s.h\n" atomic seccomp nsproxy >expect &&
 	test_cmp expect got &&
-	grep -A1 "^include/linux/atomic.h brings" out | grep -x "  include/linux/sched.h:19: needed: #include <linux/atomic.h>" &&
-	grep -A1 "^include/linux/seccomp.h brings" out | grep -x "  include/linux/sched.h:21: needed: #include <linux/seccomp.h>" &&
+	grep -A1 "^include/linux/atomic.h brings" out | grep -x "  include/linux/sched.h:19: needed: #include <linux/atomic.h> (in inline or macro bodies: atomic_inc (in get_task_struct), atomic_dec_and_test (in put_task_struct))" &&
+	grep -A1 "^include/linux/seccomp.h brings" out | grep -x "  include/linux/sched.h:21: needed: #include <linux/seccomp.h> (complete types: struct seccomp)" &&
 	grep -A1 "^include/linux/nsproxy.h brings" out |
 		grep -x "  include/linux/sched.h:20: declare: #include <linux/nsproxy.h> (only pointers to struct nsproxy)"
 '
