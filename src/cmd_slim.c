@@ -29,6 +29,9 @@
 #include "session.h"
 #include "util.h"
 
+/* names listed per class of a needed line */
+enum { MAX_NAMES = 4 };
+
 typedef struct {
 	int edge;       /* index in the TU graph's edges */
 	int kind;       /* -1 needed, else the check finding's kind */
@@ -54,6 +57,7 @@ typedef struct {
 	int *out_off, *out;      /* by node: edge indexes leaving it */
 	int *in_off, *in;        /* by node: edge indexes entering it */
 	int *flow;
+	char *editable;          /* by node: the file is in the tree */
 	VEC(Heavy) heavy;
 } Slim;
 
@@ -84,11 +88,13 @@ static void build_adjacency(Slim *sl)
 	free(pi);
 }
 
-/* An edge that cannot be cut: a forced -include, or a self-loop. */
+/* An edge that cannot be cut: a forced -include, a self-loop, or an
+ * #include in a file outside the tree (a system header is not ours to
+ * edit). */
 static bool uncuttable(const Slim *sl, int e)
 {
 	const TuEdge *te = &sl->g.edges.v[e];
-	return te->dir < 0 || te->from == te->to;
+	return te->dir < 0 || te->from == te->to || !sl->editable[te->from];
 }
 
 /* One augmenting path from node 0 to t in the residual network (BFS);
@@ -278,14 +284,17 @@ static char *why_needed(Slim *sl, int f, const char *stays)
 				if (p[k].line <= u[i].line && (!in_def || p[k].line >= in_def->line))
 					in_def = &p[k];
 			const char *nm = sym_name(sy, &u[i]);
+			/* a few names of each class say enough; the count says the rest */
 			if ((u[i].flags & UF_TAG) && (u[i].flags & UF_COMPLETE)) {
-				sb_addf(&types, "%sstruct %.*s", ntypes++ ? ", " : "", (int)u[i].name_len, nm);
+				if (ntypes++ < MAX_NAMES)
+					sb_addf(&types, "%sstruct %.*s", ntypes > 1 ? ", " : "", (int)u[i].name_len, nm);
 			} else if (in_def && (in_def->kind == SK_FUNC_DEF || in_def->kind == SK_MACRO) &&
 				   !(u[i].flags & UF_COND)) {
-				sb_addf(&inl, "%s%.*s (in %.*s)", ninl++ ? ", " : "", (int)u[i].name_len, nm,
-					(int)in_def->name_len, sym_name(sy, in_def));
-			} else {
-				sb_addf(&other, "%s%s%.*s", nother++ ? ", " : "", u[i].flags & UF_TAG ? "struct " : "",
+				if (ninl++ < MAX_NAMES)
+					sb_addf(&inl, "%s%.*s (in %.*s)", ninl > 1 ? ", " : "", (int)u[i].name_len, nm,
+						(int)in_def->name_len, sym_name(sy, in_def));
+			} else if (nother++ < MAX_NAMES) {
+				sb_addf(&other, "%s%s%.*s", nother > 1 ? ", " : "", u[i].flags & UF_TAG ? "struct " : "",
 					(int)u[i].name_len, nm);
 			}
 		}
@@ -293,10 +302,16 @@ static char *why_needed(Slim *sl, int f, const char *stays)
 	StrBuf out = {0};
 	if (ntypes)
 		sb_addf(&out, "complete types: %s", types.buf);
+	if (ntypes > MAX_NAMES)
+		sb_addf(&out, " and %d more", ntypes - MAX_NAMES);
 	if (ninl)
 		sb_addf(&out, "%sin inline or macro bodies: %s", out.len ? "; " : "", inl.buf);
+	if (ninl > MAX_NAMES)
+		sb_addf(&out, " and %d more", ninl - MAX_NAMES);
 	if (nother)
 		sb_addf(&out, "%suses %s", out.len ? "; " : "", other.buf);
+	if (nother > MAX_NAMES)
+		sb_addf(&out, " and %d more", nother - MAX_NAMES);
 	free(inl.buf);
 	free(types.buf);
 	free(other.buf);
@@ -463,6 +478,9 @@ int cmd_slim(int argc, char **argv)
 		sl.total += sl.lines[v];
 	}
 	build_adjacency(&sl);
+	sl.editable = xmalloc((size_t)n);
+	for (int v = 0; v < n; v++)
+		sl.editable[v] = session_path(&s, sl.g.nodes.v[v])[0] != '/';
 	fs_symbols_all(&s.ft, sl.g.nodes.v, n, o.jobs > 0 ? o.jobs : 1);
 	uint64_t *weight = xcalloc((size_t)n, sizeof(uint64_t));
 	DomScratch *dom = dom_new();
@@ -537,6 +555,7 @@ int cmd_slim(int argc, char **argv)
 	free(sl.in_off);
 	free(sl.in);
 	free(sl.flow);
+	free(sl.editable);
 	tu_free(&sl.g);
 	session_close(&s);
 	free(abs);

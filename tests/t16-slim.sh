@@ -6,7 +6,8 @@
 # nsproxy.h only through a pointer.  The
 # compiler is the yardstick: the header's lines alone are the lines of the
 # files gcc -M lists for it, and the lines predicted after each cut are
-# what gcc -M lists once that line is deleted.
+# what gcc -M lists once that line is deleted.  Lines outside the tree
+# are never cut.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -62,6 +63,15 @@ test_expect_success 'every predicted count is what gcc -M sees once the cut line
 	    assert len(files) - 1 == h["headers_after"], (h["file"], len(files), h["headers_after"])
 	    shutil.rmtree(t)
 	PY
+'
+
+test_expect_success 'an #include outside the tree is never cut: the cut is the tree line that reaches it' '
+	mkdir -p sys tree &&
+	printf "#include <huge.h>\nint big;\n" >sys/big.h &&
+	seq 1 50 | sed "s/.*/int huge&;/" >sys/huge.h &&
+	printf "#include <big.h>\nint a;\n" >tree/a.h &&
+	hdrslim slim -I "$PWD/sys" tree a.h >out &&
+	grep -A1 "huge.h brings 50 lines" out | grep -x "  a.h:1: drop: #include <big.h>"
 '
 
 test_expect_success 'a header that does not exist: a one-line error' '
