@@ -39,8 +39,20 @@
 #include "lex.h"
 #include "steps.h"
 
-enum StepKind { ST_SPLIT, ST_UNBACK, ST_MOVE, ST_DROP };
-static const char *const step_names[] = {"split", "unbackinclude", "move", "drop"};
+enum StepKind { ST_SPLIT, ST_UNBACK, ST_MOVE, ST_DROP, ST_TYPES, ST_DECLARE, ST_REPLACE };
+static const char *const step_names[] = {"split", "unbackinclude", "move", "drop", "types", "declare", "replace"};
+
+/* Reviewers' order: a types split is a split; declaring and replacing an
+ * include are removals of it. */
+static int step_rank(int kind)
+{
+	switch (kind) {
+	case ST_TYPES: return ST_SPLIT;
+	case ST_DECLARE:
+	case ST_REPLACE: return ST_DROP;
+	default: return kind;
+	}
+}
 
 typedef struct {
 	int kind, lineno;
@@ -142,11 +154,11 @@ static void plan_read(Plan *p)
 		st.lineno = lineno;
 		st.text = xstrdup(line);
 		const char *k = w.v[0];
-		if (!strcmp(k, "split")) {
+		if (!strcmp(k, "split") || !strcmp(k, "types")) {
 			/* split HEADER -> NEW : SYM... */
 			if (w.n < 6 || strcmp(w.v[2], "->") || strcmp(w.v[4], ":"))
-				plan_error(p, lineno, "%susage: split HEADER -> NEW: SYMBOL...", "");
-			st.kind = ST_SPLIT;
+				plan_error(p, lineno, "usage: %s HEADER -> NEW: SYMBOL...", k);
+			st.kind = k[0] == 's' ? ST_SPLIT : ST_TYPES;
 			st.header = operand_path(w.v[1]);
 			st.other = operand_path(w.v[3]);
 			for (int i = 5; i < w.n; i++)
@@ -157,10 +169,15 @@ static void plan_read(Plan *p)
 			st.kind = ST_UNBACK;
 			st.header = operand_path(w.v[1]);
 			st.other = operand_path(w.v[2]);
-		} else if (!strcmp(k, "drop")) {
-			if (w.n != 3)
-				plan_error(p, lineno, "%susage: drop HEADER INCLUDED", "");
-			st.kind = ST_DROP;
+		} else if (!strcmp(k, "drop") || !strcmp(k, "declare") || !strcmp(k, "replace")) {
+			/* declare may list the tags it expects: declare H <x.h>: struct S */
+			bool listed = w.n > 3 && !strcmp(k, "declare") && !strcmp(w.v[3], ":");
+			if (w.n != 3 && !listed)
+				plan_error(p, lineno, "usage: %s HEADER INCLUDED", k);
+			st.kind = !strcmp(k, "drop") ? ST_DROP : !strcmp(k, "declare") ? ST_DECLARE : ST_REPLACE;
+			for (int i = 4; listed && i < w.n; i++)
+				if (strcmp(w.v[i], "struct") && strcmp(w.v[i], "union") && strcmp(w.v[i], "enum"))
+					vec_push(&st.syms, xstrdup(w.v[i]));
 			st.header = operand_path(w.v[1]);
 			const char *inc = w.v[2];
 			if (inc[0] == '<' || inc[0] == '"')
@@ -180,7 +197,7 @@ static void plan_read(Plan *p)
 			st.header = operand_path(w.v[2]);
 			st.other = operand_path(w.v[4]);
 		} else {
-			plan_error(p, lineno, "unknown step '%s' (split, unbackinclude, drop, move)", k);
+			plan_error(p, lineno, "unknown step '%s' (split, types, unbackinclude, move, drop, declare, replace)", k);
 		}
 		for (int i = 0; i < w.n; i++)
 			free(w.v[i]);
@@ -216,7 +233,7 @@ static void plan_order(Plan *p)
 	for (int i = 1; i < p->steps.n; i++) {
 		Step x = p->steps.v[i];
 		int j = i - 1;
-		while (j >= 0 && p->steps.v[j].kind > x.kind) {
+		while (j >= 0 && step_rank(p->steps.v[j].kind) > step_rank(x.kind)) {
 			p->steps.v[j + 1] = p->steps.v[j];
 			j--;
 		}
@@ -400,6 +417,7 @@ static void moved_needs(Session *s, int header, const EditFile *eh, const SpanVe
 			continue;
 		}
 		int best = -1;
+		bool direct = false;
 		for (int i = 0; i < incs.n; i++) {
 			struct Inc *in = &incs.v[i];
 			if (!in->done) {
@@ -414,9 +432,12 @@ static void moved_needs(Session *s, int header, const EditFile *eh, const SpanVe
 			}
 			/* the include that is the name's home, else the one with the
 			 * smallest closure that brings it */
+			if (direct)
+				continue; /* the closures are still wanted, for the home */
 			if (provides(s->ft.files[in->file].syms, name, NULL)) {
 				best = i;
-				break;
+				direct = true;
+				continue;
 			}
 			bool found = false;
 			for (int n = 0; n < in->closure.n && !found; n++)
@@ -424,15 +445,36 @@ static void moved_needs(Session *s, int header, const EditFile *eh, const SpanVe
 			if (found && (best < 0 || in->closure.n < incs.v[best].closure.n))
 				best = i;
 		}
-		if (best >= 0 && !strvec_has(&out->includes, incs.v[best].spelling))
-			vec_push(&out->includes, xstrdup(incs.v[best].spelling));
+		/* the file in the tree that defines it, included directly (the
+		 * path first in order when several do): the new text then needs
+		 * no more than that, whatever else the header's include brings */
+		const char *home = NULL;
+		for (int i = 0; i < incs.n; i++)
+			for (int n = 0; n < incs.v[i].closure.n; n++) {
+				int file = incs.v[i].closure.v[n];
+				const char *rel = session_path(s, file);
+				int k = -1;
+				if (file != header && rel[0] != '/' && provides(s->ft.files[file].syms, name, &k) &&
+				    k != SK_TAG_DECL && (!home || strcmp(rel, home) < 0))
+					home = rel;
+			}
+		char *sp = home ? spelling_for(home, session_path(s, header))
+				: best >= 0 ? xstrdup(incs.v[best].spelling) : NULL;
+		if (sp && !strvec_has(&out->includes, sp))
+			vec_push(&out->includes, sp);
+		else
+			free(sp);
 		free(name);
 	}
-	/* keep the header's order of includes */
+	/* keep the header's order of includes; homes it does not include
+	 * itself come after them */
 	StrVec ordered = {0};
 	for (int i = 0; i < incs.n; i++)
-		if (strvec_has(&out->includes, incs.v[i].spelling))
+		if (strvec_has(&out->includes, incs.v[i].spelling) && !strvec_has(&ordered, incs.v[i].spelling))
 			vec_push(&ordered, xstrdup(incs.v[i].spelling));
+	for (int i = 0; i < out->includes.n; i++)
+		if (!strvec_has(&ordered, out->includes.v[i]))
+			vec_push(&ordered, xstrdup(out->includes.v[i]));
 	for (int i = 0; i < out->includes.n; i++)
 		free(out->includes.v[i]);
 	vec_free(&out->includes);
@@ -658,7 +700,14 @@ static int step_split(SeriesCtx *cx, const Step *stp, StrBuf *msg, char **why)
 	StrBuf moved = {0};
 	Needs nd = {0};
 	int r = 2;
-	if (carve(cx, &c, stp, &eh, &spans, &moved, &nd, why)) {
+	bool carved = carve(cx, &c, stp, &eh, &spans, &moved, &nd, why);
+	if (carved && stp->kind == ST_TYPES && nd.needs_header) {
+		/* a types header that includes its API header back is a cycle */
+		*why = xasprintf("the definitions of %s use what stays in %s: not a types split", stp->syms.v[0],
+				 stp->header);
+		carved = false;
+	}
+	if (carved) {
 		char *new_sp = spelling_for(stp->other, stp->header);
 		char *hdr_sp = spelling_for(stp->header, stp->other);
 		char *back = xasprintf("#include %s", new_sp);
@@ -676,14 +725,22 @@ static int step_split(SeriesCtx *cx, const Step *stp, StrBuf *msg, char **why)
 			free(text.buf);
 			char *pre = prefix_for(cx, stp->header);
 			char *hd = display_name(stp->header), *nw = display_name(stp->other);
-			sb_addf(msg, "%s: Split %s out of %s\n\n", pre, nw, hd);
 			StrBuf body = {0}, names = {0};
 			list_names(&stp->syms, &names);
+			if (stp->kind == ST_TYPES) {
+				sb_addf(msg, "%s: Split the type definitions of %s into %s\n\n", pre, hd, nw);
+				sb_addf(&body, "Move %s from %s into the new header %s, which needs nothing of %s. "
+					"%s includes it where the definitions were, so nothing else changes; a header "
+					"that needs only these types can include %s alone.",
+					names.buf, hd, nw, hd, hd, nw);
+			} else {
+			sb_addf(msg, "%s: Split %s out of %s\n\n", pre, nw, hd);
 			sb_addf(&body, "Move %s (%d line%s, with their comments and #if groups) from %s into the new "
 				"header %s. %s includes it where the declarations were, so nothing else changes; "
 				"the users will include %s directly in the following patches.",
 				names.buf, moved.len ? (int)(spans.n ? spans.v[spans.n - 1].last - spans.v[0].first + 1 : 0) : 0,
 				"s", hd, nw, hd, nw);
+			}
 			wrap_text(msg, body.buf);
 			free(body.buf);
 			free(names.buf);
@@ -941,20 +998,29 @@ static int step_drop(SeriesCtx *cx, const Step *stp, StrBuf *msg, char **why)
 	IntVec files = {0};
 	char *abs = path_join(cx->tree, stp->header);
 	check_open_session(&s, cx->o, cx->tree, &abs, 1, &files);
-	Check *ck = check_new(&s, 1u << FK_UNUSED | 1u << FK_REPLACEABLE | 1u << FK_REDUNDANT, false);
+	/* drop takes what check finds removable; declare and replace insist
+	 * on their own kind of finding */
+	unsigned kinds = stp->kind == ST_DECLARE ? 1u << FK_FORWARD
+		       : stp->kind == ST_REPLACE ? 1u << FK_REPLACEABLE
+						 : 1u << FK_UNUSED | 1u << FK_REPLACEABLE | 1u << FK_REDUNDANT;
+	Check *ck = check_new(&s, kinds, false);
 	FindingVec fv = {0};
 	check_run(ck, files.v, files.n, &fv);
 	const Finding *hit = NULL;
 	for (int i = 0; i < fv.n && !hit; i++) {
-		char *inc = check_written(ck, fv.v[i].file, fv.v[i].dir);
-		if (!strcmp(inc, stp->include))
+		char *inc = fv.v[i].dir >= 0 ? check_written(ck, fv.v[i].file, fv.v[i].dir) : xstrdup("");
+		if (!strcmp(inc, stp->include) && (kinds >> fv.v[i].kind & 1))
 			hit = &fv.v[i];
 		free(inc);
 	}
 	int r = 2;
 	Change c;
 	change_init(&c, cx->tree);
-	if (!hit)
+	if (!hit && stp->kind == ST_DECLARE)
+		*why = xasprintf("%s uses more of %s than tags through pointers", stp->header, stp->include);
+	else if (!hit && stp->kind == ST_REPLACE)
+		*why = xasprintf("%s uses %s's own declarations (nothing to replace it by)", stp->header, stp->include);
+	else if (!hit)
 		*why = xasprintf("%s uses what %s brings in (check finds nothing to remove there)", stp->header,
 				 stp->include);
 	bool ready = hit && apply_finding(&s, ck, hit, &c, why);
@@ -986,7 +1052,7 @@ static void plan_check(Plan *p, Options *o)
 		bool header_made = strvec_has(&made, st->header);
 		if (!header_made && !exists_in(p->tree, st->header))
 			plan_error(p, st->lineno, "no such file: %s", st->header);
-		if (st->kind == ST_SPLIT) {
+		if (st->kind == ST_SPLIT || st->kind == ST_TYPES) {
 			if (exists_in(p->tree, st->other) || strvec_has(&made, st->other))
 				plan_error(p, st->lineno, "%s already exists (split makes a new header)", st->other);
 			vec_push(&made, st->other);
@@ -999,7 +1065,7 @@ static void plan_check(Plan *p, Options *o)
 			continue;
 		int hfile = file_id(&s, p->tree, st->header);
 		const Symbols *sy = symbols_of(&s, hfile);
-		for (int k = 0; k < st->syms.n; k++) {
+		for (int k = 0; k < st->syms.n && st->kind != ST_DECLARE; k++) {
 			if (!provides(sy, st->syms.v[k], NULL)) {
 				char *m = xasprintf("%s declares no '%s'", st->header, st->syms.v[k]);
 				plan_error(p, st->lineno, "%s", m);
@@ -1009,13 +1075,13 @@ static void plan_check(Plan *p, Options *o)
 				plan_error(p, st->lineno, "'%s' is moved by an earlier step too", st->syms.v[k]);
 			vec_push(&taken, key);
 		}
-		if (st->kind == ST_DROP || st->kind == ST_UNBACK) {
+		if (step_rank(st->kind) == ST_DROP || st->kind == ST_UNBACK) {
 			char *abs = path_join(p->tree, st->header);
 			EditFile e;
 			char *err = NULL;
 			if (!edit_load(&e, abs, false, &err))
 				plan_error(p, st->lineno, "%s", err);
-			char *sp = st->kind == ST_DROP ? xstrdup(st->include) : spelling_for(st->other, st->header);
+			char *sp = st->kind != ST_UNBACK ? xstrdup(st->include) : spelling_for(st->other, st->header);
 			bool made_by_split = false;
 			for (int k = 0; k < i && st->kind == ST_UNBACK; k++)
 				if (p->steps.v[k].kind == ST_SPLIT && !strcmp(p->steps.v[k].other, st->other) &&
@@ -1093,6 +1159,7 @@ int cmd_series(int argc, char **argv)
 		int r;
 		switch (stp->kind) {
 		case ST_SPLIT:
+		case ST_TYPES:
 			r = step_split(&cx, stp, &msg, &why);
 			break;
 		case ST_UNBACK:

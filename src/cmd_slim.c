@@ -26,14 +26,16 @@
 #include "facts.h"
 #include "intern.h"
 #include "metrics.h"
+#include "ppcount.h"
 #include "session.h"
+#include "slim.h"
 #include "util.h"
 
 /* names listed per class of a needed line */
 enum { MAX_NAMES = 4 };
 
 typedef struct {
-	int edge;       /* index in the TU graph's edges */
+	int edge;       /* index in the model's net */
 	int kind;       /* -1 needed, else the check finding's kind */
 	const Finding *finding;
 	char *why;      /* needed: what the file uses from the far side */
@@ -41,236 +43,27 @@ typedef struct {
 
 typedef struct {
 	int node;                /* X */
-	uint64_t brings;         /* dominated lines */
+	int64_t brings;          /* dominated lines */
 	VEC(CutLine) cut;
-	uint64_t lines_after;    /* HEADER alone once the cut lines are gone */
+	int64_t lines_after;     /* HEADER alone once the cut lines are gone */
 	int headers_after;
 } Heavy;
 
-typedef struct {
-	Session *s;
-	TuGraph g;
-	uint32_t *lines;         /* by node */
-	uint64_t total;
-	/* a flow network over the edges: edge e from g.edges.v[e].from to
-	 * .to, capacity 1; residual by flow[e] */
-	int *out_off, *out;      /* by node: edge indexes leaving it */
-	int *in_off, *in;        /* by node: edge indexes entering it */
-	int *flow;
-	char *editable;          /* by node: the file is in the tree */
-	VEC(Heavy) heavy;
-} Slim;
-
-static void build_adjacency(Slim *sl)
+/* What file node f uses that only the cut's far side provides (the nodes
+ * not in stays), in words: the declarations that would have to move with
+ * the include, or the complete types a types header would have to give. */
+static char *why_needed(SlimModel *m, int f, const char *stays, const char *reached)
 {
-	int n = sl->g.nodes.n, m = sl->g.edges.n;
-	sl->out_off = xcalloc((size_t)n + 1, sizeof(int));
-	sl->in_off = xcalloc((size_t)n + 1, sizeof(int));
-	sl->out = xmalloc(((size_t)m + 1) * sizeof(int));
-	sl->in = xmalloc(((size_t)m + 1) * sizeof(int));
-	sl->flow = xcalloc((size_t)m + 1, sizeof(int));
-	for (int e = 0; e < m; e++) {
-		sl->out_off[sl->g.edges.v[e].from + 1]++;
-		sl->in_off[sl->g.edges.v[e].to + 1]++;
-	}
-	for (int v = 0; v < n; v++) {
-		sl->out_off[v + 1] += sl->out_off[v];
-		sl->in_off[v + 1] += sl->in_off[v];
-	}
-	int *po = xmalloc(((size_t)n + 1) * sizeof(int)), *pi = xmalloc(((size_t)n + 1) * sizeof(int));
-	memcpy(po, sl->out_off, ((size_t)n + 1) * sizeof(int));
-	memcpy(pi, sl->in_off, ((size_t)n + 1) * sizeof(int));
-	for (int e = 0; e < m; e++) {
-		sl->out[po[sl->g.edges.v[e].from]++] = e;
-		sl->in[pi[sl->g.edges.v[e].to]++] = e;
-	}
-	free(po);
-	free(pi);
-}
-
-/* An edge that cannot be cut: a forced -include, a self-loop, or an
- * #include in a file outside the tree (a system header is not ours to
- * edit). */
-static bool uncuttable(const Slim *sl, int e)
-{
-	const TuEdge *te = &sl->g.edges.v[e];
-	return te->dir < 0 || te->from == te->to || !sl->editable[te->from];
-}
-
-/* One augmenting path from node 0 to t in the residual network (BFS);
- * true when one was found and pushed.  Uncuttable edges have infinite
- * capacity. */
-static bool augment(Slim *sl, int t, int *prev_edge, int *prev_dir, int *queue, char *seen)
-{
-	int n = sl->g.nodes.n;
-	memset(seen, 0, (size_t)n);
-	int qh = 0, qt = 0;
-	queue[qt++] = 0;
-	seen[0] = 1;
-	while (qh < qt && !seen[t]) {
-		int v = queue[qh++];
-		for (int i = sl->out_off[v]; i < sl->out_off[v + 1]; i++) {
-			int e = sl->out[i], w = sl->g.edges.v[e].to;
-			if (seen[w] || (!uncuttable(sl, e) && sl->flow[e] >= 1))
-				continue;
-			seen[w] = 1, prev_edge[w] = e, prev_dir[w] = 1, queue[qt++] = w;
-		}
-		for (int i = sl->in_off[v]; i < sl->in_off[v + 1]; i++) {
-			int e = sl->in[i], w = sl->g.edges.v[e].from;
-			if (seen[w] || sl->flow[e] <= 0)
-				continue;
-			seen[w] = 1, prev_edge[w] = e, prev_dir[w] = -1, queue[qt++] = w;
-		}
-	}
-	if (!seen[t])
-		return false;
-	for (int w = t; w != 0;) {
-		int e = prev_edge[w];
-		if (prev_dir[w] > 0) {
-			sl->flow[e]++;
-			w = sl->g.edges.v[e].from;
-		} else {
-			sl->flow[e]--;
-			w = sl->g.edges.v[e].to;
-		}
-	}
-	return true;
-}
-
-/* The minimum cut between node 0 and t closest to t: the nodes that still
- * reach t in the residual network form t's side; the cut is every edge
- * entering that side from outside.  Returns false when no finite cut
- * exists (t is reached through forced includes only). */
-static bool min_cut(Slim *sl, int t, IntVec *cut)
-{
-	int n = sl->g.nodes.n, m = sl->g.edges.n;
-	memset(sl->flow, 0, ((size_t)m + 1) * sizeof(int));
-	int *prev_edge = xmalloc((size_t)n * sizeof(int)), *prev_dir = xmalloc((size_t)n * sizeof(int));
-	int *queue = xmalloc((size_t)n * sizeof(int));
-	char *seen = xmalloc((size_t)n);
-	int flow = 0;
-	bool finite = true;
-	while (augment(sl, t, prev_edge, prev_dir, queue, seen)) {
-		if (++flow > m) {
-			finite = false;
-			break;
-		}
-	}
-	if (finite) {
-		/* t's side: reverse residual search from t */
-		memset(seen, 0, (size_t)n);
-		int qh = 0, qt = 0;
-		queue[qt++] = t;
-		seen[t] = 1;
-		while (qh < qt) {
-			int v = queue[qh++];
-			for (int i = sl->in_off[v]; i < sl->in_off[v + 1]; i++) {
-				int e = sl->in[i], w = sl->g.edges.v[e].from;
-				if (!seen[w] && (uncuttable(sl, e) || sl->flow[e] < 1))
-					seen[w] = 1, queue[qt++] = w;
-			}
-			for (int i = sl->out_off[v]; i < sl->out_off[v + 1]; i++) {
-				int e = sl->out[i], w = sl->g.edges.v[e].to;
-				if (!seen[w] && sl->flow[e] > 0)
-					seen[w] = 1, queue[qt++] = w;
-			}
-		}
-		for (int e = 0; e < m; e++)
-			if (!seen[sl->g.edges.v[e].from] && seen[sl->g.edges.v[e].to])
-				vec_push(cut, e);
-	}
-	free(prev_edge);
-	free(prev_dir);
-	free(queue);
-	free(seen);
-	return finite;
-}
-
-/* HEADER alone without the given edges: lines and headers still reached. */
-static void closure_without(const Slim *sl, const IntVec *cut, uint64_t *lines, int *headers, char **stays)
-{
-	int n = sl->g.nodes.n, m = sl->g.edges.n;
-	char *gone = xcalloc((size_t)m + 1, 1), *seen = xcalloc((size_t)n, 1);
-	int *queue = xmalloc((size_t)n * sizeof(int));
-	for (int i = 0; i < cut->n; i++)
-		gone[cut->v[i]] = 1;
-	int qh = 0, qt = 0;
-	queue[qt++] = 0;
-	seen[0] = 1;
-	*lines = 0;
-	while (qh < qt) {
-		int v = queue[qh++];
-		*lines += sl->lines[v];
-		for (int i = sl->out_off[v]; i < sl->out_off[v + 1]; i++) {
-			int e = sl->out[i], w = sl->g.edges.v[e].to;
-			if (!gone[e] && !seen[w])
-				seen[w] = 1, queue[qt++] = w;
-		}
-	}
-	*headers = qt - 1;
-	/* and the #include lines themselves, each directive once */
-	for (int i = 0; i < cut->n; i++) {
-		const TuEdge *e = &sl->g.edges.v[cut->v[i]];
-		bool again = false;
-		for (int k = 0; k < i && !again; k++) {
-			const TuEdge *o = &sl->g.edges.v[cut->v[k]];
-			again = o->from == e->from && o->dir == e->dir;
-		}
-		if (!again && seen[e->from] && *lines)
-			(*lines)--;
-	}
-	free(gone);
-	if (stays)
-		*stays = seen;
-	else
-		free(seen);
-	free(queue);
-}
-
-/* A name as the symbol facts key it: tags apart from ordinary names. */
-static int name_id(Interner *in, const Symbols *sy, const SymEntry *e, bool tag)
-{
-	StrBuf b = {0};
-	if (tag)
-		sb_addc(&b, '\1');
-	sb_add(&b, sym_name(sy, e), e->name_len);
-	int id = intern(in, b.buf, b.len);
-	free(b.buf);
-	return id;
-}
-
-/* What file f uses that only the cut's far side provides (the nodes not in
- * stays), in words: the declarations that would have to move with the
- * include, or the complete types a types header would have to give. */
-static char *why_needed(Slim *sl, int f, const char *stays)
-{
-	FileTable *ft = &sl->s->ft;
-	Interner *in = interner_new();
-	VEC(uint8_t) side = {0}; /* by name id: 1 provided on the near side, 2 far */
-	for (int v = 0; v < sl->g.nodes.n; v++) {
-		const Symbols *sy = ft->files[sl->g.nodes.v[v]].syms;
-		if (!sy)
-			continue;
-		const SymEntry *p = sym_provides(sy);
-		for (uint32_t i = 0; i < sy->nprovides; i++) {
-			if (p[i].kind == SK_SEED)
-				continue;
-			bool tag = p[i].kind == SK_TAG_DEF || p[i].kind == SK_TAG_DECL || p[i].kind == 1;
-			int id = name_id(in, sy, &p[i], tag && p[i].kind != SK_TYPEDEF);
-			while (side.n <= id)
-				vec_push(&side, 0);
-			side.v[id] |= stays[v] ? 1 : 2;
-		}
-	}
-	const Symbols *sy = ft->files[f].syms;
+	uint8_t *side = slim_name_sides(m, stays, reached);
+	const Symbols *sy = m->nodes.v[f].file >= 0 ? m->s->ft.files[m->nodes.v[f].file].syms : NULL;
 	StrBuf inl = {0}, types = {0}, other = {0};
 	IntVec seen_ids = {0};
 	int ninl = 0, ntypes = 0, nother = 0;
 	if (sy) {
 		const SymEntry *p = sym_provides(sy), *u = sym_uses(sy);
 		for (uint32_t i = 0; i < sy->nuses; i++) {
-			int id = name_id(in, sy, &u[i], u[i].flags & UF_TAG);
-			if (id >= side.n || side.v[id] != 2)
+			int id = slim_use_id(m, sy, &u[i]);
+			if (id < 0 || side[id] != 2)
 				continue;
 			bool dup = false;
 			for (int k = 0; k < seen_ids.n && !dup; k++)
@@ -316,8 +109,7 @@ static char *why_needed(Slim *sl, int f, const char *stays)
 	free(types.buf);
 	free(other.buf);
 	vec_free(&seen_ids);
-	vec_free(&side);
-	interner_free(in);
+	free(side);
 	if (!out.len) {
 		free(out.buf);
 		return NULL;
@@ -361,25 +153,48 @@ static unsigned long include_line(Session *s, int file, int dir)
 	return facts_dirs(fc)[dir].line;
 }
 
-static void print_text(Slim *sl, Check *ck, int top)
+typedef struct {
+	SlimModel m;
+	VEC(Heavy) heavy;
+	int64_t lines;
+	int headers;
+	bool pp_ok;
+	char *pp_error;
+	bool planned;
+	int64_t target;
+} Slim;
+
+/* The file and directive of a net edge of the TU graph. */
+static void edge_place(Slim *sl, int edge, int *file, int *dir)
 {
-	Session *s = sl->s;
-	int header = sl->g.nodes.v[0];
-	printf("%s alone: %llu lines from %d headers\n", session_path(s, header),
-	       (unsigned long long)sl->total, sl->g.nodes.n - 1);
+	const NetEdge *ne = &sl->m.net.edges.v[edge];
+	*file = sl->m.nodes.v[ne->from].file;
+	*dir = ne->tag >= 0 ? sl->m.g.edges.v[ne->tag].dir : -1;
+}
+
+static void print_text(Slim *sl, int top)
+{
+	Session *s = sl->m.s;
+	Check *ck = sl->m.ck;
+	printf("%s alone: %lld lines from %d headers\n", sl->m.nodes.v[0].rel, (long long)sl->lines, sl->headers);
+	if (sl->pp_ok)
+		printf("gcc -E -P with %s%s flags: %llu lines from %d headers\n",
+		       sl->m.pp.flags_from ? sl->m.pp.flags_from : "the tree's own", sl->m.pp.flags_from ? "'s" : "",
+		       (unsigned long long)sl->m.pp.total, sl->m.pp.headers);
+	else if (sl->pp_error)
+		printf("gcc -E -P: not counted (%s)\n", sl->pp_error);
 	for (int i = 0; i < sl->heavy.n && i < top; i++) {
 		Heavy *h = &sl->heavy.v[i];
-		int x = sl->g.nodes.v[h->node];
-		printf("\n%s brings %llu lines (%.1f%%)", session_path(s, x), (unsigned long long)h->brings,
-		       sl->total ? 100.0 * (double)h->brings / (double)sl->total : 0.0);
-		printf(": %d #include line%s to cut; then %llu lines from %d headers\n", h->cut.n,
-		       h->cut.n == 1 ? "" : "s", (unsigned long long)h->lines_after, h->headers_after);
+		printf("\n%s brings %lld lines (%.1f%%)", sl->m.nodes.v[h->node].rel, (long long)h->brings,
+		       sl->lines ? 100.0 * (double)h->brings / (double)sl->lines : 0.0);
+		printf(": %d #include line%s to cut; then %lld lines from %d headers\n", h->cut.n,
+		       h->cut.n == 1 ? "" : "s", (long long)h->lines_after, h->headers_after);
 		for (int c = 0; c < h->cut.n; c++) {
 			const CutLine *cl = &h->cut.v[c];
-			const TuEdge *e = &sl->g.edges.v[cl->edge];
-			int f = sl->g.nodes.v[e->from];
-			char *inc = check_written(ck, f, e->dir);
-			printf("  %s:%lu: %s: #include %s", session_path(s, f), include_line(s, f, e->dir),
+			int f, dir;
+			edge_place(sl, cl->edge, &f, &dir);
+			char *inc = check_written(ck, f, dir);
+			printf("  %s:%lu: %s: #include %s", session_path(s, f), include_line(s, f, dir),
 			       kind_text(cl->kind), inc);
 			if (cl->finding && cl->finding->kind == FK_FORWARD) {
 				StrBuf sb = {0};
@@ -393,30 +208,56 @@ static void print_text(Slim *sl, Check *ck, int top)
 			free(inc);
 		}
 	}
+	if (!sl->planned)
+		return;
+	StrBuf plan = {0};
+	slim_plan_text(&sl->m, &plan);
+	int64_t last = sl->pp_ok ? (int64_t)sl->m.pp.total : sl->lines;
+	if (sl->m.plan.n)
+		last = sl->pp_ok ? sl->m.plan.v[sl->m.plan.n - 1].pp_after : sl->m.plan.v[sl->m.plan.n - 1].lines_after;
+	printf("\nplan: %d round%s, %lld -> %lld lines%s", sl->m.plan.n, sl->m.plan.n == 1 ? "" : "s",
+	       (long long)(sl->pp_ok ? (int64_t)sl->m.pp.total : sl->lines), (long long)last,
+	       sl->pp_ok ? " (gcc -E -P)" : "");
+	if (sl->target > 0)
+		printf(", target %lld%s", (long long)sl->target, last <= sl->target ? " reached" : " not reached");
+	printf("\n%s", sb_str(&plan));
+	for (int i = 0; i < sl->m.blocked.n && i < top; i++)
+		printf("%snot planned: %s\n", i ? "" : "\n", sl->m.blocked.v[i]);
+	free(plan.buf);
 }
 
-static void print_json(Slim *sl, Check *ck, int top)
+static void print_json(Slim *sl, int top)
 {
-	Session *s = sl->s;
+	Session *s = sl->m.s;
+	Check *ck = sl->m.ck;
 	StrBuf out = {0};
 	sb_addf(&out, "{\"header\": ");
-	json_string(&out, session_path(s, sl->g.nodes.v[0]));
-	sb_addf(&out, ", \"lines\": %llu, \"headers\": %d, \"heavy\": [", (unsigned long long)sl->total,
-		sl->g.nodes.n - 1);
+	json_string(&out, sl->m.nodes.v[0].rel);
+	sb_addf(&out, ", \"lines\": %lld, \"headers\": %d", (long long)sl->lines, sl->headers);
+	if (sl->pp_ok) {
+		sb_addf(&out, ", \"gcc\": {\"lines\": %llu, \"headers\": %d, \"flags_from\": ",
+			(unsigned long long)sl->m.pp.total, sl->m.pp.headers);
+		if (sl->m.pp.flags_from)
+			json_string(&out, sl->m.pp.flags_from);
+		else
+			sb_adds(&out, "null");
+		sb_addc(&out, '}');
+	}
+	sb_adds(&out, ", \"heavy\": [");
 	for (int i = 0; i < sl->heavy.n && i < top; i++) {
 		Heavy *h = &sl->heavy.v[i];
 		sb_addf(&out, "%s\n  {\"file\": ", i ? "," : "");
-		json_string(&out, session_path(s, sl->g.nodes.v[h->node]));
-		sb_addf(&out, ", \"brings\": %llu, \"lines_after\": %llu, \"headers_after\": %d, \"cut\": [",
-			(unsigned long long)h->brings, (unsigned long long)h->lines_after, h->headers_after);
+		json_string(&out, sl->m.nodes.v[h->node].rel);
+		sb_addf(&out, ", \"brings\": %lld, \"lines_after\": %lld, \"headers_after\": %d, \"cut\": [",
+			(long long)h->brings, (long long)h->lines_after, h->headers_after);
 		for (int c = 0; c < h->cut.n; c++) {
 			const CutLine *cl = &h->cut.v[c];
-			const TuEdge *e = &sl->g.edges.v[cl->edge];
-			int f = sl->g.nodes.v[e->from];
-			char *inc = check_written(ck, f, e->dir);
+			int f, dir;
+			edge_place(sl, cl->edge, &f, &dir);
+			char *inc = check_written(ck, f, dir);
 			sb_addf(&out, "%s{\"file\": ", c ? ", " : "");
 			json_string(&out, session_path(s, f));
-			sb_addf(&out, ", \"line\": %lu, \"include\": ", include_line(s, f, e->dir));
+			sb_addf(&out, ", \"line\": %lu, \"include\": ", include_line(s, f, dir));
 			json_string(&out, inc);
 			sb_addf(&out, ", \"class\": \"%s\"", kind_text(cl->kind));
 			if (cl->kind < 0 && cl->why) {
@@ -428,23 +269,96 @@ static void print_json(Slim *sl, Check *ck, int top)
 		}
 		sb_addf(&out, "]}");
 	}
-	sb_addf(&out, "\n]}\n");
+	sb_addf(&out, "\n]");
+	if (sl->planned) {
+		sb_adds(&out, ", \"plan\": [");
+		for (int i = 0; i < sl->m.plan.n; i++) {
+			const PlanRound *r = &sl->m.plan.v[i];
+			sb_addf(&out, "%s\n  {\"leaves\": ", i ? "," : "");
+			json_string(&out, r->what);
+			sb_addf(&out, ", \"lines_after\": %lld, \"headers_after\": %d", (long long)r->lines_after,
+				r->headers_after);
+			if (sl->pp_ok)
+				sb_addf(&out, ", \"gcc_lines_after\": %lld", (long long)r->pp_after);
+			sb_adds(&out, ", \"steps\": [");
+			SlimModel one = sl->m; /* the text of this round alone */
+			one.plan.v = (PlanRound *)r;
+			one.plan.n = 1;
+			StrBuf t = {0};
+			slim_plan_text(&one, &t);
+			int k = 0;
+			for (char *line = strtok(t.buf ? t.buf : (char[]){0}, "\n"); line; line = strtok(NULL, "\n")) {
+				if (line[0] == '#')
+					continue;
+				sb_adds(&out, k++ ? ", " : "");
+				json_string(&out, line);
+			}
+			free(t.buf);
+			sb_adds(&out, "]}");
+		}
+		sb_adds(&out, "\n], \"not_planned\": [");
+		for (int i = 0; i < sl->m.blocked.n; i++) {
+			sb_adds(&out, i ? ", " : "");
+			json_string(&out, sl->m.blocked.v[i]);
+		}
+		sb_adds(&out, "]");
+	}
+	sb_adds(&out, "}\n");
 	fwrite(out.buf, 1, out.len, stdout);
 	free(out.buf);
 }
 
+/* The plan as a file for `hdrslim series`. */
+static void write_plan(Slim *sl, const char *path, const char *tree)
+{
+	StrBuf t = {0};
+	sb_addf(&t, "# hdrslim slim plan for %s: %lld lines alone", sl->m.nodes.v[0].rel,
+		(long long)(sl->pp_ok ? (int64_t)sl->m.pp.total : sl->lines));
+	if (sl->pp_ok)
+		sb_addf(&t, " (gcc -E -P with %s%s flags)", sl->m.pp.flags_from ? sl->m.pp.flags_from : "the tree's own",
+			sl->m.pp.flags_from ? "'s" : "");
+	sb_addf(&t, "\n# Carry it out, every commit compiled:\n#   hdrslim series --verify %s %s\n", tree, path);
+	sb_adds(&t, "# series runs new headers first, then back-include removals, then the\n"
+		    "# include lines; each round's figures are HEADER alone after it.\n");
+	slim_plan_text(&sl->m, &t);
+	for (int i = 0; i < sl->m.blocked.n; i++)
+		sb_addf(&t, "%s# not planned: %s\n", i ? "" : "\n", sl->m.blocked.v[i]);
+	char *err = NULL;
+	if (!write_file_atomic(path, sb_str(&t), t.len, 0644, &err))
+		die("slim: %s", err);
+	free(t.buf);
+}
+
+static long number_opt(int *argc, char **argv, const char *name, long dflt)
+{
+	char *text = option_value(argc, argv, "slim", name);
+	if (!text)
+		return dflt;
+	char *end;
+	long v = strtol(text, &end, 10);
+	if (*end || v < 0 || end == text)
+		die("slim: %s needs a number, not '%s'", name, text);
+	free(text);
+	return v;
+}
+
 int cmd_slim(int argc, char **argv)
 {
-	char *top_text = option_value(&argc, argv, "slim", "--top");
-	int top = 10;
-	if (top_text) {
-		char *end;
-		long v = strtol(top_text, &end, 10);
-		if (*end || v < 1)
-			die("slim: --top needs a positive number");
-		top = (int)v;
-		free(top_text);
-	}
+	int top = (int)number_opt(&argc, argv, "--top", 10);
+	if (top < 1)
+		die("slim: --top needs a positive number");
+	long target = number_opt(&argc, argv, "--target", -1);
+	long rounds = number_opt(&argc, argv, "--rounds", 30);
+	char *plan_path = option_value(&argc, argv, "slim", "--plan");
+	char *flags_from = option_value(&argc, argv, "slim", "--flags-from");
+	bool no_gcc = false;
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--no-gcc")) {
+			no_gcc = true;
+			memmove(&argv[i], &argv[i + 1], (size_t)(argc - i) * sizeof(char *));
+			argc--;
+			i--;
+		}
 	Options o;
 	options_parse(&o, argc, argv, "slim", "--json");
 	if (o.args.n != 2)
@@ -465,30 +379,17 @@ int cmd_slim(int argc, char **argv)
 	vec_free(&files);
 	int header = fs_add(&s.ft, fs_key(&s.ft, abs), 0);
 
-	Slim sl = {.s = &s};
-	Unit u = {header, session_ctx_for_file(&s, header)};
-	session_tu(&s, &u, &sl.g);
-	if (!sl.g.succ_off.n)
-		tu_build_csr(&sl.g);
-	int n = sl.g.nodes.n;
-	sl.lines = xcalloc((size_t)n, sizeof(uint32_t));
-	for (int v = 0; v < n; v++) {
-		const Facts *fc = fs_facts(&s.ft, sl.g.nodes.v[v]);
-		sl.lines[v] = fc ? fc->lines : 0;
-		sl.total += sl.lines[v];
-	}
-	build_adjacency(&sl);
-	sl.editable = xmalloc((size_t)n);
-	for (int v = 0; v < n; v++)
-		sl.editable[v] = session_path(&s, sl.g.nodes.v[v])[0] != '/';
-	fs_symbols_all(&s.ft, sl.g.nodes.v, n, o.jobs > 0 ? o.jobs : 1);
-	uint64_t *weight = xcalloc((size_t)n, sizeof(uint64_t));
-	DomScratch *dom = dom_new();
-	dom_weights(dom, &sl.g, sl.lines, weight);
-	dom_free(dom);
+	Slim sl = {.target = target};
+	PpCount pc;
+	sl.pp_ok = !no_gcc && ppcount_header(&s, abs, flags_from, &pc, &sl.pp_error);
+	slim_open(&sl.m, &s, header, sl.pp_ok ? &pc : NULL);
+	slim_measure(&sl.m, NULL, &sl.lines, NULL, &sl.headers);
+	int n = sl.m.net.n;
+	int64_t *brings = xcalloc((size_t)n + 1, sizeof(int64_t));
+	slim_brings(&sl.m, false, brings);
 	for (int v = 1; v < n; v++)
-		vec_push(&sl.heavy, ((Heavy){.node = v, .brings = weight[v]}));
-	free(weight);
+		vec_push(&sl.heavy, ((Heavy){.node = v, .brings = brings[v]}));
+	free(brings);
 	if (sl.heavy.n > 1)
 		qsort(sl.heavy.v, (size_t)sl.heavy.n, sizeof(Heavy), cmp_heavy);
 
@@ -499,21 +400,22 @@ int cmd_slim(int argc, char **argv)
 		Heavy *hv = &sl.heavy.v[i];
 		IntVec cut = {0};
 		/* what only forced includes reach stays whatever is cut */
-		if (min_cut(&sl, hv->node, &cut) && cut.n) {
+		if (net_min_cut(&sl.m.net, hv->node, &cut) && cut.n) {
 			for (int c = 0; c < cut.n; c++) {
 				vec_push(&hv->cut, ((CutLine){.edge = cut.v[c], .kind = -1}));
-				int f = sl.g.nodes.v[sl.g.edges.v[cut.v[c]].from];
+				int f = sl.m.nodes.v[sl.m.net.edges.v[cut.v[c]].from].file;
 				bool have = false;
 				for (int k = 0; k < cut_files.n && !have; k++)
 					have = cut_files.v[k] == f;
 				if (!have)
 					vec_push(&cut_files, f);
 			}
-			char *stays = NULL;
-			closure_without(&sl, &cut, &hv->lines_after, &hv->headers_after, &stays);
+			slim_measure(&sl.m, &cut, &hv->lines_after, NULL, &hv->headers_after);
+			char *stays = net_reach(&sl.m.net, &cut, -1), *reached = net_reach(&sl.m.net, NULL, -1);
 			for (int c = 0; c < hv->cut.n; c++)
-				hv->cut.v[c].why = why_needed(&sl, sl.g.nodes.v[sl.g.edges.v[hv->cut.v[c].edge].from], stays);
+				hv->cut.v[c].why = why_needed(&sl.m, sl.m.net.edges.v[hv->cut.v[c].edge].from, stays, reached);
 			free(stays);
+			free(reached);
 			sl.heavy.v[kept] = *hv;
 			if (hv != &sl.heavy.v[kept])
 				memset(&hv->cut, 0, sizeof hv->cut);
@@ -524,20 +426,26 @@ int cmd_slim(int argc, char **argv)
 	for (int i = kept; i < sl.heavy.n; i++)
 		vec_free(&sl.heavy.v[i].cut);
 	sl.heavy.n = kept;
-	Check *ck = check_new(&s, (1u << FK_UNUSED) | (1u << FK_FORWARD) | (1u << FK_REDUNDANT), false);
 	FindingVec fv = {0};
-	check_run(ck, cut_files.v, cut_files.n, &fv);
+	check_run(sl.m.ck, cut_files.v, cut_files.n, &fv);
 	for (int i = 0; i < sl.heavy.n && i < top; i++)
 		for (int c = 0; c < sl.heavy.v[i].cut.n; c++) {
 			CutLine *cl = &sl.heavy.v[i].cut.v[c];
-			const TuEdge *e = &sl.g.edges.v[cl->edge];
-			cl->finding = finding_at(&fv, sl.g.nodes.v[e->from], e->dir);
+			int f, dir;
+			edge_place(&sl, cl->edge, &f, &dir);
+			cl->finding = finding_at(&fv, f, dir);
 			cl->kind = cl->finding ? cl->finding->kind : -1;
 		}
+	if (target >= 0 || plan_path) {
+		sl.planned = true;
+		slim_plan(&sl.m, target >= 0 ? target : 0, (int)rounds);
+		if (plan_path)
+			write_plan(&sl, plan_path, tree);
+	}
 	if (o.json)
-		print_json(&sl, ck, top);
+		print_json(&sl, top);
 	else
-		print_text(&sl, ck, top);
+		print_text(&sl, top);
 	fflush(stdout);
 
 	for (int i = 0; i < sl.heavy.n; i++) {
@@ -547,20 +455,15 @@ int cmd_slim(int argc, char **argv)
 	}
 	vec_free(&sl.heavy);
 	findings_free(&fv);
-	check_free(ck);
 	vec_free(&cut_files);
-	free(sl.lines);
-	free(sl.out_off);
-	free(sl.out);
-	free(sl.in_off);
-	free(sl.in);
-	free(sl.flow);
-	free(sl.editable);
-	tu_free(&sl.g);
+	free(sl.pp_error);
+	slim_close(&sl.m);
 	session_close(&s);
 	free(abs);
 	free(tree_abs);
 	free(rel);
+	free(plan_path);
+	free(flags_from);
 	options_free(&o);
 	return session_status();
 }

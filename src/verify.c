@@ -111,6 +111,18 @@ static int dropped_words(const char *w)
 
 /* ---- commands ---- */
 
+/* The word w of a command run in dir names the file abs. */
+static bool names_file(const char *w, const char *dir, const char *abs)
+{
+	if (w[0] == '-')
+		return false;
+	char *p = w[0] == '/' ? xstrdup(w) : path_join(dir, w);
+	path_normalize(p);
+	bool hit = !strcmp(p, abs);
+	free(p);
+	return hit;
+}
+
 typedef struct {
 	char **argv; /* NULL-terminated */
 	char *cwd;
@@ -299,7 +311,8 @@ static void compdb_cmd(Compdb *db, const char *abs, const VerifyOpts *o, Cmd *c)
 			i += drop;
 			continue;
 		}
-		argv_push(&argv, words.v[i++]);
+		argv_push(&argv, o->source && names_file(words.v[i], de->dir, abs) ? o->source : words.v[i]);
+		i++;
 	}
 	for (int i = 0; i < words.n; i++)
 		free(words.v[i]);
@@ -389,7 +402,12 @@ static void kbuild_cmd(const char *build, const char *root, const char *abs, con
 			i += drop;
 			continue;
 		}
-		sb_add(&sb, cmdline + w.v[i].start, w.v[i].end - w.v[i].start);
+		size_t wl = strlen(w.v[i].value), rl = strlen(rel);
+		if (o->source && i && wl >= rl && !strcmp(w.v[i].value + wl - rl, rel) &&
+		    (wl == rl || w.v[i].value[wl - rl - 1] == '/'))
+			sb_addf(&sb, "'%s'", o->source); /* the TU lends its command */
+		else
+			sb_add(&sb, cmdline + w.v[i].start, w.v[i].end - w.v[i].start);
 		sb_addc(&sb, ' ');
 		i++;
 	}
@@ -478,7 +496,7 @@ static void flags_cmd(Session *s, const char *tu, const VerifyOpts *o, Cmd *c)
 			vec_push(&argv, def);
 		}
 	}
-	argv_push(&argv, tu);
+	argv_push(&argv, o->source ? o->source : tu);
 	cmd_set_argv(c, &argv);
 	c->cwd = xstrdup(s->ft.root);
 }

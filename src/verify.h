@@ -27,6 +27,9 @@ typedef struct {
 	const char *srctree;    /* Kbuild: the source tree the .cmd commands name; when the session's
 				 * tree is another work tree of it (`measure` checks revisions out
 				 * aside), the commands compile that tree instead.  NULL: as written */
+	const char *source;     /* compile this file (an absolute path) in the TU's place: the TU
+				 * lends its command (a header preprocessed alone with a real
+				 * TU's flags).  NULL: the TU itself */
 } VerifyOpts;
 
 typedef struct {

@@ -1,0 +1,1122 @@
+/*
+ * slim.c — the model of a header alone and the plan search over it (see
+ * slim.h).  Every candidate is tried on the model itself and rolled back
+ * (a snapshot of the node weights and of the edges' state), so the lines
+ * a plan predicts are computed exactly as the lines measured now: the
+ * closure's files, each with what is left of it.
+ *
+ * The plan never assumes more than the model shows: a cut is planned only
+ * when no file on the near side uses a name that only the far side
+ * provides (else the includes that fix that file would bring the far side
+ * back), and a cut line of a file the plan has not touched must be one
+ * that `check` finds removable, so that `series` will find it too.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "intern.h"
+#include "slim.h"
+
+enum { CANDIDATES = 12, MAX_MOVED_UNITS = 40 };
+
+/* ---------------------------------------------------------------- names */
+
+static int provide_id(SlimModel *m, const Symbols *sy, const SymEntry *p)
+{
+	if (p->kind == SK_SEED)
+		return -1;
+	StrBuf b = {0};
+	if (sym_is_tag_kind(p->kind))
+		sb_addc(&b, '\1');
+	sb_add(&b, sym_name(sy, p), p->name_len);
+	int id = intern(m->names, b.buf, b.len);
+	free(b.buf);
+	return id;
+}
+
+int slim_use_id(SlimModel *m, const Symbols *sy, const SymEntry *u)
+{
+	StrBuf b = {0};
+	if (u->flags & UF_TAG)
+		sb_addc(&b, '\1');
+	sb_add(&b, sym_name(sy, u), u->name_len);
+	int id = intern_find(m->names, b.buf, b.len);
+	free(b.buf);
+	return id;
+}
+
+static const Symbols *node_syms(SlimModel *m, int v)
+{
+	int f = m->nodes.v[v].file;
+	return f >= 0 ? m->s->ft.files[f].syms : NULL;
+}
+
+static char *node_abs(SlimModel *m, int v)
+{
+	const char *rel = m->nodes.v[v].rel;
+	return rel[0] == '/' ? xstrdup(rel) : path_join(m->s->ft.root, rel);
+}
+
+/* ---------------------------------------------------------------- open, measure */
+
+void slim_open(SlimModel *m, Session *s, int header, PpCount *pp)
+{
+	memset(m, 0, sizeof(*m));
+	m->s = s;
+	m->names = interner_new();
+	Unit u = {header, session_ctx_for_file(s, header)};
+	session_tu(s, &u, &m->g);
+	int n = m->g.nodes.n;
+	fs_symbols_all(&s->ft, m->g.nodes.v, n, s->opt->jobs > 0 ? s->opt->jobs : 1);
+	if (pp) {
+		m->pp = *pp;
+		memset(pp, 0, sizeof(*pp));
+		m->have_pp = true;
+	}
+	for (int v = 0; v < n; v++) {
+		int f = m->g.nodes.v[v];
+		const Facts *fc = fs_facts(&s->ft, f);
+		SlimNode nd = {.file = f, .rel = xstrdup(session_path(s, f))};
+		nd.editable = nd.rel[0] != '/';
+		nd.lines = fc ? fc->lines : 0;
+		vec_push(&m->nodes, nd);
+		char *abs = node_abs(m, v);
+		m->nodes.v[v].pp = m->have_pp ? (int64_t)ppcount_file(&m->pp, abs) : 0;
+		free(abs);
+		net_add_node(&m->net);
+		IntVec ids = {0};
+		const Symbols *sy = s->ft.files[f].syms;
+		for (uint32_t k = 0; sy && k < sy->nprovides; k++)
+			vec_push(&ids, provide_id(m, sy, &sym_provides(sy)[k]));
+		vec_push(&m->node_provides, ids);
+	}
+	for (int e = 0; e < m->g.edges.n; e++) {
+		const TuEdge *te = &m->g.edges.v[e];
+		bool cuttable = te->dir >= 0 && te->from != te->to && m->nodes.v[te->from].editable;
+		net_add_edge(&m->net, te->from, te->to, e, cuttable);
+	}
+	m->ck = check_new(s, (1u << FK_UNUSED) | (1u << FK_FORWARD) | (1u << FK_REDUNDANT) | (1u << FK_REPLACEABLE),
+			  false);
+}
+
+static void plan_step_free(PlanStep *st)
+{
+	free(st->header);
+	free(st->other);
+	for (int i = 0; i < st->syms.n; i++)
+		free(st->syms.v[i]);
+	vec_free(&st->syms);
+}
+
+static void round_free(PlanRound *r)
+{
+	for (int i = 0; i < r->steps.n; i++)
+		plan_step_free(&r->steps.v[i]);
+	vec_free(&r->steps);
+	free(r->what);
+}
+
+static void node_free(SlimNode *nd)
+{
+	free(nd->rel);
+	vec_free(&nd->gone);
+	vec_free(&nd->provides);
+}
+
+void slim_close(SlimModel *m)
+{
+	for (int v = 0; v < m->nodes.n; v++)
+		node_free(&m->nodes.v[v]);
+	vec_free(&m->nodes);
+	for (int v = 0; v < m->node_provides.n; v++)
+		vec_free(&m->node_provides.v[v]);
+	vec_free(&m->node_provides);
+	for (int i = 0; i < m->plan.n; i++)
+		round_free(&m->plan.v[i]);
+	vec_free(&m->plan);
+	for (int i = 0; i < m->blocked.n; i++)
+		free(m->blocked.v[i]);
+	vec_free(&m->blocked);
+	check_free(m->ck);
+	net_free(&m->net);
+	tu_free(&m->g);
+	ppcount_free(&m->pp);
+	interner_free(m->names);
+}
+
+/* What the compiler printed that no node of the graph accounts for
+ * (gcc's own stdc-predef.h, <built-in>), and the headers it came from. */
+static void pp_rest(SlimModel *m, int64_t *lines, int *headers)
+{
+	int64_t sum = 0;
+	int found = 0;
+	for (int v = 0; v < m->g.nodes.n; v++) {
+		char *abs = node_abs(m, v);
+		int64_t n = (int64_t)ppcount_file(&m->pp, abs);
+		bool in = false;
+		for (int i = 0; i < m->pp.files.n && !in; i++)
+			in = !strcmp(m->pp.files.v[i].path, abs);
+		if (!in) {
+			char *real = realpath(abs, NULL);
+			for (int i = 0; real && i < m->pp.files.n && !in; i++)
+				in = !strcmp(m->pp.files.v[i].path, real);
+			free(real);
+		}
+		free(abs);
+		sum += n;
+		found += in && v;
+	}
+	*lines = (int64_t)m->pp.total - sum;
+	*headers = m->pp.headers - found;
+}
+
+void slim_measure(SlimModel *m, const IntVec *without, int64_t *lines, int64_t *pp, int *headers)
+{
+	char *seen = net_reach(&m->net, without, -1);
+	int64_t l = 0, p = 0;
+	int h = 0, gone_pp_headers = 0;
+	for (int v = 0; v < m->net.n; v++) {
+		if (seen[v]) {
+			l += m->nodes.v[v].lines;
+			p += m->nodes.v[v].pp;
+			h += v > 0;
+		} else if (v < m->g.nodes.n && m->have_pp && m->nodes.v[v].pp > 0) {
+			gone_pp_headers++;
+		}
+	}
+	/* the #include lines that go, each directive once */
+	for (int i = 0; without && i < without->n; i++) {
+		const NetEdge *e = &m->net.edges.v[without->v[i]];
+		bool again = false;
+		for (int k = 0; k < i && !again; k++) {
+			const NetEdge *o = &m->net.edges.v[without->v[k]];
+			again = o->from == e->from && o->tag >= 0 && e->tag >= 0 &&
+				m->g.edges.v[o->tag].dir == m->g.edges.v[e->tag].dir;
+		}
+		if (!again && seen[e->from] && l)
+			l--;
+	}
+	if (m->have_pp) {
+		int64_t rest;
+		int rest_h;
+		pp_rest(m, &rest, &rest_h);
+		p += rest;
+		(void)rest_h;
+	}
+	*lines = l;
+	if (pp)
+		*pp = p;
+	if (headers)
+		*headers = h;
+	(void)gone_pp_headers;
+	free(seen);
+}
+
+void slim_brings(SlimModel *m, bool pp, int64_t *brings)
+{
+	char *all = net_reach(&m->net, NULL, -1);
+	int64_t total = 0;
+	for (int v = 0; v < m->net.n; v++)
+		if (all[v])
+			total += pp ? m->nodes.v[v].pp : m->nodes.v[v].lines;
+	brings[0] = total;
+	for (int x = 1; x < m->net.n; x++) {
+		brings[x] = 0;
+		if (!all[x])
+			continue;
+		char *seen = net_reach(&m->net, NULL, x);
+		int64_t left = 0;
+		for (int v = 0; v < m->net.n; v++)
+			if (seen[v])
+				left += pp ? m->nodes.v[v].pp : m->nodes.v[v].lines;
+		brings[x] = total - left;
+		free(seen);
+	}
+	free(all);
+}
+
+/* ---------------------------------------------------------------- snapshots */
+
+typedef struct {
+	int nodes, edges;
+	char *gone;
+	int64_t *lines, *pp;
+	int *ngone;
+	bool *touched;
+} Snap;
+
+static void snap_take(SlimModel *m, Snap *sn)
+{
+	sn->nodes = m->nodes.n;
+	sn->edges = m->net.edges.n;
+	sn->gone = xmalloc((size_t)sn->edges + 1);
+	for (int e = 0; e < sn->edges; e++)
+		sn->gone[e] = m->net.edges.v[e].gone;
+	sn->lines = xmalloc(((size_t)sn->nodes + 1) * sizeof(int64_t));
+	sn->pp = xmalloc(((size_t)sn->nodes + 1) * sizeof(int64_t));
+	sn->ngone = xmalloc(((size_t)sn->nodes + 1) * sizeof(int));
+	sn->touched = xmalloc(((size_t)sn->nodes + 1) * sizeof(bool));
+	for (int v = 0; v < sn->nodes; v++) {
+		sn->lines[v] = m->nodes.v[v].lines;
+		sn->pp[v] = m->nodes.v[v].pp;
+		sn->ngone[v] = m->nodes.v[v].gone.n;
+		sn->touched[v] = m->nodes.v[v].touched;
+	}
+}
+
+static void snap_restore(SlimModel *m, Snap *sn)
+{
+	for (int v = sn->nodes; v < m->nodes.n; v++)
+		node_free(&m->nodes.v[v]);
+	m->nodes.n = sn->nodes;
+	m->net.n = sn->nodes;
+	m->net.edges.n = sn->edges;
+	for (int e = 0; e < sn->edges; e++)
+		m->net.edges.v[e].gone = sn->gone[e];
+	for (int v = 0; v < sn->nodes; v++) {
+		m->nodes.v[v].lines = sn->lines[v];
+		m->nodes.v[v].pp = sn->pp[v];
+		m->nodes.v[v].gone.n = sn->ngone[v];
+		m->nodes.v[v].touched = sn->touched[v];
+	}
+}
+
+static void snap_free(Snap *sn)
+{
+	free(sn->gone);
+	free(sn->lines);
+	free(sn->pp);
+	free(sn->ngone);
+	free(sn->touched);
+}
+
+/* ---------------------------------------------------------------- one candidate */
+
+/* Per name id: 1 provided on the near side, 2 on the far side. */
+uint8_t *slim_name_sides(SlimModel *m, const char *stays, const char *reached)
+{
+	uint8_t *side = xcalloc((size_t)intern_count(m->names) + 1, 1);
+	for (int v = 0; v < m->nodes.n; v++) {
+		if (!reached[v])
+			continue;
+		uint8_t bit = stays[v] ? 1 : 2;
+		const SlimNode *nd = &m->nodes.v[v];
+		if (nd->file < 0) {
+			for (int i = 0; i < nd->provides.n; i++)
+				side[nd->provides.v[i]] |= bit;
+			continue;
+		}
+		const Symbols *sy = node_syms(m, v);
+		const IntVec *ids = &m->node_provides.v[v];
+		for (uint32_t k = 0; sy && k < sy->nprovides; k++)
+			if (ids->v[k] >= 0 && !span_has(&nd->gone, (int)sym_provides(sy)[k].line))
+				side[ids->v[k]] |= bit;
+	}
+	return side;
+}
+
+static int64_t spans_lines(const SpanVec *sp)
+{
+	int64_t n = 0;
+	for (int i = 0; i < sp->n; i++)
+		n += sp->v[i].last - sp->v[i].first + 1;
+	return n;
+}
+
+static int64_t spans_pp(SlimModel *m, int v, const SpanVec *sp)
+{
+	if (!m->have_pp)
+		return 0;
+	char *abs = node_abs(m, v);
+	int64_t n = 0;
+	for (int i = 0; i < sp->n; i++)
+		n += (int64_t)ppcount_span(&m->pp, abs, sp->v[i].first, sp->v[i].last);
+	free(abs);
+	return n;
+}
+
+static bool exists_in_tree(SlimModel *m, const char *rel)
+{
+	char *abs = path_join(m->s->ft.root, rel);
+	struct stat st;
+	bool yes = stat(abs, &st) == 0;
+	free(abs);
+	for (int v = m->g.nodes.n; v < m->nodes.n && !yes; v++)
+		yes = !strcmp(m->nodes.v[v].rel, rel);
+	return yes;
+}
+
+static char *stem_of(const char *rel)
+{
+	const char *slash = strrchr(rel, '/');
+	const char *b = slash ? slash + 1 : rel;
+	const char *dot = strrchr(b, '.');
+	return xstrndup(b, dot ? (size_t)(dot - b) : strlen(b));
+}
+
+/* Where the definitions of F that need G go: F's own directory of
+ * sub-headers (include/linux/sched/ for sched.h) when it has one, else
+ * beside F; named after G. */
+static char *sub_header_for(SlimModel *m, const char *f_rel, const char *g_rel)
+{
+	char *fstem = stem_of(f_rel), *gstem = stem_of(g_rel);
+	char *dir = path_dirname(f_rel);
+	char *sub = strcmp(dir, ".") ? xasprintf("%s/%s", dir, fstem) : xstrdup(fstem);
+	char *abs = path_join(m->s->ft.root, sub);
+	struct stat st;
+	char *rel = stat(abs, &st) == 0 && S_ISDIR(st.st_mode) ? xasprintf("%s/%s.h", sub, gstem)
+							      : xasprintf("%s_%s.h", sub, gstem);
+	free(abs);
+	free(sub);
+	free(dir);
+	free(fstem);
+	free(gstem);
+	return rel;
+}
+
+static char *types_header_for(const char *p_rel)
+{
+	char *stem = stem_of(p_rel), *dir = path_dirname(p_rel);
+	char *rel = strcmp(dir, ".") ? xasprintf("%s/%s_types.h", dir, stem) : xasprintf("%s_types.h", stem);
+	free(stem);
+	free(dir);
+	return rel;
+}
+
+/* The carve unit of e holding line n, or -1. */
+static int unit_at(const SpanVec *units, int n)
+{
+	for (int i = 0; i < units->n; i++)
+		if (units->v[i].first <= n && n <= units->v[i].last)
+			return i;
+	return -1;
+}
+
+/* The provide of sy that is a body (inline function or macro) in the
+ * unit, or NULL. */
+static const SymEntry *body_in_unit(const Symbols *sy, const Span *u)
+{
+	for (uint32_t k = 0; k < sy->nprovides; k++) {
+		const SymEntry *p = &sym_provides(sy)[k];
+		if ((int)p->line >= u->first && (int)p->line <= u->last &&
+		    (p->kind == SK_FUNC_DEF || p->kind == SK_MACRO))
+			return p;
+	}
+	return NULL;
+}
+
+static void blocked_reason(char **why, const char *fmt, const char *a, const char *b)
+{
+	if (*why)
+		return;
+	*why = xasprintf(fmt, a, b);
+}
+
+static void step_push(PlanRound *r, int kind, const char *header, const char *other)
+{
+	vec_push(&r->steps, ((PlanStep){.kind = kind, .header = xstrdup(header), .other = xstrdup(other)}));
+}
+
+static const Finding *finding_for(const FindingVec *fv, int file, int dir)
+{
+	for (int i = 0; i < fv->n; i++)
+		if (fv->v[i].file == file && fv->v[i].dir == dir)
+			return &fv->v[i];
+	return NULL;
+}
+
+/* Where a header made from v's text gets name id: the file of v's
+ * closure in the tree that defines it (the path first in order when
+ * several do), as series writes it; else, for a name from outside the
+ * tree, the one of v's own includes that brings it with the smallest
+ * closure.  -1 when none does. */
+static int include_for_name(SlimModel *m, int v, int id)
+{
+	char *seen = xcalloc((size_t)m->net.n + 1, 1);
+	IntVec q = {0};
+	vec_push(&q, v);
+	seen[v] = 1;
+	int home = -1;
+	for (int h = 0; h < q.n; h++) {
+		int x = q.v[h];
+		const Symbols *xsy = node_syms(m, x);
+		const SlimNode *xn = &m->nodes.v[x];
+		bool gives = false;
+		for (uint32_t k = 0; x != v && xsy && k < xsy->nprovides && !gives; k++)
+			gives = m->node_provides.v[x].v[k] == id && sym_provides(xsy)[k].kind != SK_TAG_DECL &&
+				!span_has(&xn->gone, (int)sym_provides(xsy)[k].line);
+		for (int i = 0; x != v && xn->file < 0 && i < xn->provides.n && !gives; i++)
+			gives = xn->provides.v[i] == id;
+		if (gives && xn->editable && (home < 0 || strcmp(xn->rel, m->nodes.v[home].rel) < 0))
+			home = x;
+		for (int i = 0; i < m->net.edges.n; i++) {
+			const NetEdge *ne = &m->net.edges.v[i];
+			if (ne->from == x && !ne->gone && !seen[ne->to]) {
+				seen[ne->to] = 1;
+				vec_push(&q, ne->to);
+			}
+		}
+	}
+	vec_free(&q);
+	free(seen);
+	if (home >= 0)
+		return home;
+	/* outside the tree: the direct include that brings it */
+	int best = -1, best_size = 0;
+	for (int e = 0; e < m->net.edges.n; e++) {
+		const NetEdge *ne = &m->net.edges.v[e];
+		if (ne->from != v || ne->gone || ne->to == v)
+			continue;
+		char *s2 = xcalloc((size_t)m->net.n + 1, 1);
+		IntVec q2 = {0};
+		vec_push(&q2, ne->to);
+		s2[ne->to] = 1;
+		bool found = false;
+		for (int h = 0; h < q2.n; h++) {
+			int x = q2.v[h];
+			const Symbols *xsy = node_syms(m, x);
+			for (uint32_t k = 0; xsy && k < xsy->nprovides && !found; k++)
+				found = m->node_provides.v[x].v[k] == id;
+			for (int i = 0; i < m->net.edges.n; i++) {
+				const NetEdge *o = &m->net.edges.v[i];
+				if (o->from == x && !o->gone && !s2[o->to]) {
+					s2[o->to] = 1;
+					vec_push(&q2, o->to);
+				}
+			}
+		}
+		if (found && (best < 0 || q2.n < best_size))
+			best = ne->to, best_size = q2.n;
+		vec_free(&q2);
+		free(s2);
+	}
+	return best;
+}
+
+typedef struct {
+	int provider;      /* node */
+	IntVec ids;        /* names it must give */
+	int node;          /* the types header made for it, -1 before */
+} TypesNeed;
+
+/* The types header for provider p: P's definitions of the names move to
+ * a new header P includes where they were.  Returns its node, or -1 with
+ * *why. */
+static int make_types(SlimModel *m, PlanRound *r, int p, const IntVec *ids, char **why)
+{
+	SlimNode *pn = &m->nodes.v[p];
+	const Symbols *sy = node_syms(m, p);
+	if (!sy || !pn->editable) {
+		blocked_reason(why, "%s%s is not in the tree", pn->rel, "");
+		return -1;
+	}
+	char *trel = types_header_for(pn->rel);
+	if (exists_in_tree(m, trel)) {
+		blocked_reason(why, "%s exists: move %s's types there by hand", trel, pn->rel);
+		free(trel);
+		return -1;
+	}
+	StrVec names = {0};
+	for (int i = 0; i < ids->n; i++) {
+		const char *nm = intern_str(m->names, ids->v[i]);
+		if (nm[0] == '\1')
+			nm++;
+		if (!strvec_has(&names, nm))
+			vec_push(&names, xstrdup(nm));
+	}
+	char *abs = node_abs(m, p), *err = NULL;
+	EditFile e;
+	SpanVec spans = {0};
+	bool ok = edit_load(&e, abs, false, &err) && carve_spans(&e, sy, names.v, names.n, &spans, &err);
+	free(abs);
+	int t = -1;
+	if (!ok) {
+		blocked_reason(why, "%s%s", err ? err : "cannot carve", "");
+		free(err);
+	}
+	/* what the moved text needs: nothing of P itself */
+	IntVec in_spans = {0}, targets = {0};
+	StrVec declared = {0};
+	const IntVec *pids = &m->node_provides.v[p];
+	for (uint32_t k = 0; ok && k < sy->nprovides; k++)
+		if (span_has(&spans, (int)sym_provides(sy)[k].line) && pids->v[k] >= 0)
+			vec_push(&in_spans, pids->v[k]);
+	for (uint32_t k = 0; ok && k < sy->nuses; k++) {
+		const SymEntry *u = &sym_uses(sy)[k];
+		if (!span_has(&spans, (int)u->line))
+			continue;
+		int id = slim_use_id(m, sy, u);
+		bool inside = false;
+		for (int i = 0; id >= 0 && i < in_spans.n && !inside; i++)
+			inside = in_spans.v[i] == id;
+		if (inside)
+			continue;
+		if ((u->flags & UF_TAG) && !(u->flags & UF_COMPLETE)) {
+			/* series declares every tag the text uses through pointers
+			 * (whether or not a header defines it) */
+			char *nm = xstrndup(sym_name(sy, u), u->name_len);
+			if (!strvec_has(&declared, nm))
+				vec_push(&declared, nm);
+			else
+				free(nm);
+			continue;
+		}
+		if (id < 0)
+			continue;
+		bool own = false;
+		for (uint32_t j = 0; j < sy->nprovides && !own; j++)
+			own = pids->v[j] == id && !span_has(&pn->gone, (int)sym_provides(sy)[j].line);
+		if (own) {
+			char *nm = xstrndup(sym_name(sy, u), u->name_len);
+			blocked_reason(why, "the types need %s's own %s", pn->rel, nm);
+			free(nm);
+			ok = false;
+			break;
+		}
+		int w = include_for_name(m, p, id);
+		bool have = false;
+		for (int i = 0; i < targets.n && !have; i++)
+			have = targets.v[i] == w;
+		if (w >= 0 && !have)
+			vec_push(&targets, w);
+	}
+	/* a header that is mostly these definitions already is the types
+	 * header: include it as it is */
+	if (ok && 2 * spans_lines(&spans) > pn->lines) {
+		blocked_reason(why, "%s is mostly the types %s needs", pn->rel, "the header");
+		ok = false;
+	}
+	int declares = declared.n;
+	for (int i = 0; i < declared.n; i++)
+		free(declared.v[i]);
+	vec_free(&declared);
+	if (ok) {
+		int64_t moved = spans_lines(&spans), moved_pp = spans_pp(m, p, &spans);
+		t = net_add_node(&m->net);
+		SlimNode tn = {.file = -1, .rel = trel, .editable = true};
+		trel = NULL;
+		/* the guard (3 lines and 2 at the end), the includes and the
+		 * declarations, each group with a blank line after it */
+		tn.lines = 5 + moved + (targets.n ? targets.n + 1 : 0) + (declares ? declares + 1 : 0);
+		tn.pp = moved_pp + declares;
+		for (int i = 0; i < in_spans.n; i++)
+			vec_push(&tn.provides, in_spans.v[i]);
+		vec_push(&m->nodes, tn);
+		pn = &m->nodes.v[p];
+		for (int i = 0; i < spans.n; i++)
+			vec_push(&pn->gone, spans.v[i]);
+		pn->lines -= moved - 1;
+		pn->pp -= moved_pp;
+		pn->touched = true;
+		net_add_edge(&m->net, p, t, -1, false);
+		for (int i = 0; i < targets.n; i++)
+			net_add_edge(&m->net, t, targets.v[i], -1, false);
+		step_push(r, PK_TYPES, pn->rel, m->nodes.v[t].rel);
+		for (int i = 0; i < names.n; i++)
+			vec_push(&r->steps.v[r->steps.n - 1].syms, xstrdup(names.v[i]));
+	}
+	if (e.data || e.path)
+		edit_free(&e);
+	for (int i = 0; i < names.n; i++)
+		free(names.v[i]);
+	vec_free(&names);
+	vec_free(&spans);
+	vec_free(&in_spans);
+	vec_free(&targets);
+	free(trel);
+	return t;
+}
+
+/* Moves the units of F (node f) that need the far side into a sub-header
+ * named after g, with what only they use; false with *why. */
+static bool make_split(SlimModel *m, PlanRound *r, int f, int g, IntVec *units_moved, const SpanVec *units,
+		       EditFile *e, char **why)
+{
+	SlimNode *fn = &m->nodes.v[f];
+	const Symbols *sy = node_syms(m, f);
+	const IntVec *fids = &m->node_provides.v[f];
+	char *moved_unit = xcalloc((size_t)units->n + 1, 1);
+	for (int i = 0; i < units_moved->n; i++)
+		moved_unit[units_moved->v[i]] = 1;
+	/* what stays must not use what moves (else it would need the
+	 * sub-header, which needs it); what only moved bodies use goes too */
+	for (bool grew = true; grew;) {
+		grew = false;
+		for (uint32_t k = 0; k < sy->nuses; k++) {
+			const SymEntry *u = &sym_uses(sy)[k];
+			int ui = unit_at(units, (int)u->line);
+			if (ui < 0 || span_has(&fn->gone, (int)u->line))
+				continue;
+			int id = slim_use_id(m, sy, u);
+			for (uint32_t j = 0; j < sy->nprovides; j++) {
+				const SymEntry *p = &sym_provides(sy)[j];
+				int pi = unit_at(units, (int)p->line);
+				if (fids->v[j] != id || pi < 0 || pi == ui || moved_unit[ui] == moved_unit[pi])
+					continue;
+				if (!moved_unit[ui]) {
+					/* a unit that stays uses a moved name */
+					if (body_in_unit(sy, &units->v[ui])) {
+						moved_unit[ui] = 1, grew = true;
+					} else {
+						char *nm = xstrndup(sym_name(sy, u), u->name_len);
+						blocked_reason(why, "%s keeps a declaration that uses %s", fn->rel, nm);
+						free(nm);
+						free(moved_unit);
+						return false;
+					}
+				}
+			}
+		}
+	}
+	/* prototypes only moved bodies use move with them */
+	for (uint32_t j = 0; j < sy->nprovides; j++) {
+		const SymEntry *p = &sym_provides(sy)[j];
+		int pi = unit_at(units, (int)p->line);
+		if (pi < 0 || moved_unit[pi] || p->kind != SK_FUNC_DECL || span_has(&fn->gone, (int)p->line))
+			continue;
+		bool by_moved = false, by_staying = false;
+		for (uint32_t k = 0; k < sy->nuses; k++) {
+			const SymEntry *u = &sym_uses(sy)[k];
+			int ui = unit_at(units, (int)u->line);
+			if (ui < 0 || ui == pi || slim_use_id(m, sy, u) != fids->v[j] || span_has(&fn->gone, (int)u->line))
+				continue;
+			if (moved_unit[ui])
+				by_moved = true;
+			else
+				by_staying = true;
+		}
+		if (by_moved && !by_staying)
+			moved_unit[pi] = 1;
+	}
+	StrVec names = {0};
+	int nunits = 0;
+	for (int i = 0; i < units->n; i++) {
+		if (!moved_unit[i])
+			continue;
+		nunits++;
+		/* every name the unit declares (a whole #if group moves whole) */
+		for (uint32_t j = 0; j < sy->nprovides; j++) {
+			const SymEntry *q = &sym_provides(sy)[j];
+			if ((int)q->line < units->v[i].first || (int)q->line > units->v[i].last || q->kind == SK_SEED ||
+			    q->kind == SK_TAG_DECL)
+				continue;
+			char *nm = xstrndup(sym_name(sy, q), q->name_len);
+			if (!strvec_has(&names, nm))
+				vec_push(&names, nm);
+			else
+				free(nm);
+		}
+	}
+	free(moved_unit);
+	if (nunits > MAX_MOVED_UNITS || !names.n) {
+		blocked_reason(why, "%s: too much to move%s", fn->rel, "");
+		for (int i = 0; i < names.n; i++)
+			free(names.v[i]);
+		vec_free(&names);
+		return false;
+	}
+	SpanVec spans = {0};
+	char *err = NULL;
+	if (!carve_spans(e, sy, names.v, names.n, &spans, &err)) {
+		blocked_reason(why, "%s%s", err, "");
+		free(err);
+		for (int i = 0; i < names.n; i++)
+			free(names.v[i]);
+		vec_free(&names);
+		return false;
+	}
+	char *sub = sub_header_for(m, fn->rel, m->nodes.v[g].rel);
+	if (exists_in_tree(m, sub)) {
+		blocked_reason(why, "%s exists already%s", sub, "");
+		free(sub);
+		for (int i = 0; i < names.n; i++)
+			free(names.v[i]);
+		vec_free(&names);
+		vec_free(&spans);
+		return false;
+	}
+	fn->lines -= spans_lines(&spans);
+	fn->pp -= spans_pp(m, f, &spans);
+	fn->touched = true;
+	for (int i = 0; i < spans.n; i++)
+		vec_push(&fn->gone, spans.v[i]);
+	step_push(r, PK_SPLIT, fn->rel, sub);
+	for (int i = 0; i < names.n; i++)
+		vec_push(&r->steps.v[r->steps.n - 1].syms, names.v[i]);
+	vec_free(&names);
+	step_push(r, PK_UNBACK, fn->rel, sub);
+	/* the sub-header is reached by nobody in the closure: no node */
+	free(sub);
+	vec_free(&spans);
+	return true;
+}
+
+/* New headers first, then back-include removals, then include lines. */
+static int step_rank(int kind)
+{
+	return kind <= PK_UNBACK ? kind : PK_DROP;
+}
+
+/* The steps that take node x out of the closure, applied to the model;
+ * false with *why when the cut cannot be planned. */
+static bool plan_candidate(SlimModel *m, int x, PlanRound *r, char **why)
+{
+	IntVec cut = {0};
+	if (!net_min_cut(&m->net, x, &cut) || !cut.n) {
+		blocked_reason(why, "%s is reached through forced includes only%s", m->nodes.v[x].rel, "");
+		vec_free(&cut);
+		return false;
+	}
+	char *stays = net_reach(&m->net, &cut, -1);
+	char *reached = net_reach(&m->net, NULL, -1);
+	uint8_t *side = slim_name_sides(m, stays, reached);
+	bool ok = true;
+	/* the files of the cut, each once */
+	IntVec froms = {0};
+	for (int i = 0; i < cut.n; i++) {
+		int f = m->net.edges.v[cut.v[i]].from;
+		bool have = false;
+		for (int k = 0; k < froms.n && !have; k++)
+			have = froms.v[k] == f;
+		if (!have)
+			vec_push(&froms, f);
+	}
+	/* near files that are not cut files must not use the far side */
+	for (int v = 0; v < m->g.nodes.n && ok; v++) {
+		if (!stays[v])
+			continue;
+		bool is_from = false;
+		for (int k = 0; k < froms.n && !is_from; k++)
+			is_from = froms.v[k] == v;
+		const Symbols *sy = node_syms(m, v);
+		for (uint32_t k = 0; !is_from && sy && k < sy->nuses && ok; k++) {
+			const SymEntry *u = &sym_uses(sy)[k];
+			int id = slim_use_id(m, sy, u);
+			if (id >= 0 && side[id] == 2 && !span_has(&m->nodes.v[v].gone, (int)u->line)) {
+				char *nm = xstrndup(sym_name(sy, u), u->name_len);
+				blocked_reason(why, "%s uses %s from the far side", m->nodes.v[v].rel, nm);
+				free(nm);
+				ok = false;
+			}
+		}
+	}
+	VEC(TypesNeed) types = {0};
+	for (int fi = 0; fi < froms.n && ok; fi++) {
+		int f = froms.v[fi];
+		SlimNode *fn = &m->nodes.v[f];
+		const Symbols *sy = node_syms(m, f);
+		IntVec f_cut = {0};
+		for (int i = 0; i < cut.n; i++)
+			if (m->net.edges.v[cut.v[i]].from == f)
+				vec_push(&f_cut, cut.v[i]);
+		if (!sy) {
+			blocked_reason(why, "%s is a header this plan makes%s", fn->rel, "");
+			ok = false;
+			vec_free(&f_cut);
+			break;
+		}
+		char *abs = node_abs(m, f), *err = NULL;
+		EditFile e;
+		if (!edit_load(&e, abs, false, &err)) {
+			blocked_reason(why, "%s%s", err, "");
+			free(err);
+			free(abs);
+			vec_free(&f_cut);
+			ok = false;
+			break;
+		}
+		free(abs);
+		SpanVec units = {0};
+		carve_units(&e, &units);
+		IntVec move_units = {0}, declare = {0}, type_ids = {0};
+		for (uint32_t k = 0; k < sy->nuses && ok; k++) {
+			const SymEntry *u = &sym_uses(sy)[k];
+			int id = slim_use_id(m, sy, u);
+			if (id < 0 || side[id] != 2 || span_has(&fn->gone, (int)u->line))
+				continue;
+			int ui = unit_at(&units, (int)u->line);
+			if (ui >= 0 && body_in_unit(sy, &units.v[ui]) && !(u->flags & UF_COND)) {
+				bool have = false;
+				for (int i = 0; i < move_units.n && !have; i++)
+					have = move_units.v[i] == ui;
+				if (!have)
+					vec_push(&move_units, ui);
+			} else if ((u->flags & UF_TAG) && !(u->flags & UF_COMPLETE)) {
+				bool have = false;
+				for (int i = 0; i < declare.n && !have; i++)
+					have = declare.v[i] == id;
+				if (!have)
+					vec_push(&declare, id);
+			} else if (u->flags & UF_COND) {
+				char *nm = xstrndup(sym_name(sy, u), u->name_len);
+				blocked_reason(why, "%s tests %s in #if", fn->rel, nm);
+				free(nm);
+				ok = false;
+			} else {
+				/* a type by value, a typedef, a macro outside a body:
+				 * its far-side definition could move to a types header */
+				int p = -1;
+				for (int v = 0; v < m->g.nodes.n && p < 0; v++) {
+					const Symbols *vs = node_syms(m, v);
+					if (stays[v] || !reached[v] || !vs)
+						continue;
+					for (uint32_t j = 0; j < vs->nprovides && p < 0; j++) {
+						int kind = sym_provides(vs)[j].kind;
+						if (m->node_provides.v[v].v[j] == id &&
+						    (kind == SK_TAG_DEF || kind == SK_TYPEDEF || kind == SK_MACRO) &&
+						    !span_has(&m->nodes.v[v].gone, (int)sym_provides(vs)[j].line))
+							p = v;
+					}
+				}
+				if (p < 0) {
+					char *nm = xstrndup(sym_name(sy, u), u->name_len);
+					blocked_reason(why, "%s uses %s, which only the far side declares", fn->rel, nm);
+					free(nm);
+					ok = false;
+				} else {
+					int t = -1;
+					for (int i = 0; i < types.n && t < 0; i++)
+						if (types.v[i].provider == p)
+							t = i;
+					if (t < 0) {
+						vec_push(&types, ((TypesNeed){.provider = p, .node = -1}));
+						t = types.n - 1;
+					}
+					bool have = false;
+					for (int i = 0; i < types.v[t].ids.n && !have; i++)
+						have = types.v[t].ids.v[i] == id;
+					if (!have)
+						vec_push(&types.v[t].ids, id);
+					vec_push(&type_ids, id);
+				}
+			}
+		}
+		bool modified = fn->touched;
+		if (ok && move_units.n) {
+			ok = make_split(m, r, f, m->net.edges.v[f_cut.v[0]].to, &move_units, &units, &e, why);
+			modified = true;
+			fn = &m->nodes.v[f];
+		}
+		if (ok && (declare.n || type_ids.n) && f_cut.n > 1) {
+			blocked_reason(why, "%s reaches the far side through more than one include%s", fn->rel, "");
+			ok = false;
+		}
+		if (ok && declare.n && type_ids.n) {
+			blocked_reason(why, "%s needs both declarations and types from the far side%s", fn->rel, "");
+			ok = false;
+		}
+		/* check's word on a file the plan has not touched */
+		FindingVec fv = {0};
+		if (ok && !modified && fn->file >= 0)
+			check_run(m->ck, &fn->file, 1, &fv);
+		for (int i = 0; i < f_cut.n && ok; i++) {
+			NetEdge *ne = &m->net.edges.v[f_cut.v[i]];
+			int dir = m->g.edges.v[ne->tag].dir;
+			char *inc = check_written(m->ck, fn->file, dir);
+			int kind = type_ids.n ? PK_REPLACE : declare.n ? PK_DECLARE : PK_DROP;
+			const Finding *fd = NULL;
+			if (!modified && kind != PK_REPLACE) {
+				fd = finding_for(&fv, fn->file, dir);
+				if (!fd) {
+					blocked_reason(why, "check finds %s needed in %s", inc, fn->rel);
+					ok = false;
+				} else if (fd->kind == FK_FORWARD) {
+					kind = PK_DECLARE;
+				} else if (fd->kind == FK_UNUSED || fd->kind == FK_REDUNDANT) {
+					kind = PK_DROP;
+				} else {
+					blocked_reason(why, "check would replace %s in %s", inc, fn->rel);
+					ok = false;
+				}
+			}
+			if (ok) {
+				step_push(r, kind, fn->rel, inc);
+				if (kind == PK_DECLARE) {
+					/* check's own list when it spoke: what series will declare */
+					PlanStep *ps = &r->steps.v[r->steps.n - 1];
+					for (int k = 0; fd && k < fd->syms.n; k++) {
+						StrBuf t = {0};
+						check_sym_text(m->ck, fd->syms.v[k], &t);
+						vec_push(&ps->syms, t.buf);
+					}
+					for (int k = 0; !fd && k < declare.n; k++)
+						vec_push(&ps->syms, xasprintf("struct %s", intern_str(m->names, declare.v[k]) + 1));
+					fn->lines += ps->syms.n - 1;
+					fn->pp += ps->syms.n;
+				} else if (kind == PK_DROP) {
+					fn->lines -= 1;
+				}
+				ne->gone = true;
+				fn->touched = true;
+			}
+			free(inc);
+		}
+		findings_free(&fv);
+		/* the types headers come first in the series; the includes of
+		 * them replace the cut lines */
+		for (int i = 0; i < types.n && ok && type_ids.n; i++) {
+			if (types.v[i].node < 0) {
+				int t = make_types(m, r, types.v[i].provider, &types.v[i].ids, why);
+				if (t < 0) {
+					ok = false;
+					break;
+				}
+				types.v[i].node = t;
+			}
+			net_add_edge(&m->net, f, types.v[i].node, -1, true);
+		}
+		vec_free(&move_units);
+		vec_free(&declare);
+		vec_free(&type_ids);
+		vec_free(&units);
+		vec_free(&f_cut);
+		edit_free(&e);
+	}
+	for (int i = 0; i < types.n; i++)
+		vec_free(&types.v[i].ids);
+	vec_free(&types);
+	vec_free(&froms);
+	free(side);
+	free(stays);
+	free(reached);
+	vec_free(&cut);
+	/* reviewers' order inside the round too: new headers, back-include
+	 * removals, then the include lines (a stable sort) */
+	for (int i = 1; i < r->steps.n; i++) {
+		PlanStep st = r->steps.v[i];
+		int j = i - 1;
+		while (j >= 0 && step_rank(r->steps.v[j].kind) > step_rank(st.kind)) {
+			r->steps.v[j + 1] = r->steps.v[j];
+			j--;
+		}
+		r->steps.v[j + 1] = st;
+	}
+	/* the cut is planned only when x really leaves */
+	if (ok) {
+		char *after = net_reach(&m->net, NULL, -1);
+		if (after[x]) {
+			blocked_reason(why, "%s stays reachable after the cut%s", m->nodes.v[x].rel, "");
+			ok = false;
+		}
+		free(after);
+	}
+	return ok;
+}
+
+/* ---------------------------------------------------------------- the search */
+
+typedef struct {
+	int node;
+	int64_t brings;
+} Cand;
+
+static int cmp_cand(const void *a, const void *b)
+{
+	const Cand *x = a, *y = b;
+	if (x->brings != y->brings)
+		return x->brings < y->brings ? 1 : -1;
+	return x->node - y->node;
+}
+
+static int64_t current(SlimModel *m, int *headers)
+{
+	int64_t lines, pp;
+	slim_measure(m, NULL, &lines, &pp, headers);
+	return m->have_pp ? pp : lines;
+}
+
+void slim_plan(SlimModel *m, int64_t target, int max_rounds)
+{
+	for (int round = 0; round < max_rounds; round++) {
+		int headers;
+		int64_t now = current(m, &headers);
+		if (now <= target)
+			break;
+		int64_t *brings = xcalloc((size_t)m->net.n + 1, sizeof(int64_t));
+		slim_brings(m, m->have_pp, brings);
+		VEC(Cand) cands = {0};
+		for (int v = 1; v < m->net.n; v++)
+			if (brings[v] > 0)
+				vec_push(&cands, ((Cand){v, brings[v]}));
+		free(brings);
+		if (cands.n > 1)
+			qsort(cands.v, (size_t)cands.n, sizeof(Cand), cmp_cand);
+		int best = -1;
+		double best_score = 0;
+		int64_t best_saving = 0;
+		for (int i = 0; i < cands.n && i < CANDIDATES; i++) {
+			Snap sn;
+			snap_take(m, &sn);
+			PlanRound r = {0};
+			char *why = NULL;
+			if (plan_candidate(m, cands.v[i].node, &r, &why)) {
+				int h;
+				int64_t saving = now - current(m, &h);
+				double score = r.steps.n ? (double)saving / r.steps.n : 0;
+				if (getenv("HDRSLIM_DEBUG_PLAN"))
+					fprintf(stderr, "round %d: %s saves %lld in %d steps\n", round,
+						m->nodes.v[cands.v[i].node].rel, (long long)saving, r.steps.n);
+				if (saving > 0 && (best < 0 || score > best_score ||
+						   (score == best_score && saving > best_saving)))
+					best = i, best_score = score, best_saving = saving;
+			} else if (round == 0 && why) {
+				char *b = xasprintf("%s (%lld lines): %s", m->nodes.v[cands.v[i].node].rel,
+						    (long long)cands.v[i].brings, why);
+				vec_push(&m->blocked, b);
+			}
+			free(why);
+			round_free(&r);
+			snap_restore(m, &sn);
+			snap_free(&sn);
+		}
+		if (best < 0) {
+			vec_free(&cands);
+			break;
+		}
+		PlanRound r = {0};
+		char *why = NULL;
+		if (!plan_candidate(m, cands.v[best].node, &r, &why))
+			BUG("a planned candidate failed the second time");
+		free(why);
+		r.what = xasprintf("%s (%lld lines)", m->nodes.v[cands.v[best].node].rel,
+				   (long long)cands.v[best].brings);
+		slim_measure(m, NULL, &r.lines_after, &r.pp_after, &r.headers_after);
+		vec_push(&m->plan, r);
+		vec_free(&cands);
+	}
+}
+
+static const char *const plan_kind_names[] = {"split", "types", "unbackinclude", "drop", "declare", "replace"};
+
+void slim_plan_text(SlimModel *m, StrBuf *out)
+{
+	for (int i = 0; i < m->plan.n; i++) {
+		const PlanRound *r = &m->plan.v[i];
+		sb_addf(out, "\n# %d. %s leaves: then %lld lines", i + 1, r->what,
+			(long long)(m->have_pp ? r->pp_after : r->lines_after));
+		if (m->have_pp)
+			sb_addf(out, " (gcc -E -P), %lld physical", (long long)r->lines_after);
+		sb_addf(out, ", %d headers\n", r->headers_after);
+		for (int k = 0; k < r->steps.n; k++) {
+			const PlanStep *st = &r->steps.v[k];
+			sb_addf(out, "%s %s", plan_kind_names[st->kind], st->header);
+			switch (st->kind) {
+			case PK_SPLIT:
+			case PK_TYPES:
+				sb_addf(out, " -> %s:", st->other);
+				for (int j = 0; j < st->syms.n; j++)
+					sb_addf(out, " %s", st->syms.v[j]);
+				break;
+			default:
+				sb_addf(out, " %s", st->other);
+				if (st->kind == PK_DECLARE && st->syms.n) {
+					sb_adds(out, ":");
+					for (int j = 0; j < st->syms.n; j++)
+						sb_addf(out, "%s %s", j ? "," : "", st->syms.v[j]);
+				}
+			}
+			sb_addc(out, '\n');
+		}
+	}
+}
