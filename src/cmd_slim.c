@@ -394,7 +394,6 @@ int cmd_slim(int argc, char **argv)
 		qsort(sl.heavy.v, (size_t)sl.heavy.n, sizeof(Heavy), cmp_heavy);
 
 	/* the cuts of the heaviest, and check's findings about their files */
-	IntVec cut_files = {0};
 	int kept = 0;
 	for (int i = 0; i < sl.heavy.n && kept < top; i++) {
 		Heavy *hv = &sl.heavy.v[i];
@@ -403,12 +402,6 @@ int cmd_slim(int argc, char **argv)
 		if (net_min_cut(&sl.m.net, hv->node, &cut) && cut.n) {
 			for (int c = 0; c < cut.n; c++) {
 				vec_push(&hv->cut, ((CutLine){.edge = cut.v[c], .kind = -1}));
-				int f = sl.m.nodes.v[sl.m.net.edges.v[cut.v[c]].from].file;
-				bool have = false;
-				for (int k = 0; k < cut_files.n && !have; k++)
-					have = cut_files.v[k] == f;
-				if (!have)
-					vec_push(&cut_files, f);
 			}
 			slim_measure(&sl.m, &cut, &hv->lines_after, NULL, &hv->headers_after);
 			char *stays = net_reach(&sl.m.net, &cut, -1), *reached = net_reach(&sl.m.net, NULL, -1);
@@ -426,14 +419,13 @@ int cmd_slim(int argc, char **argv)
 	for (int i = kept; i < sl.heavy.n; i++)
 		vec_free(&sl.heavy.v[i].cut);
 	sl.heavy.n = kept;
-	FindingVec fv = {0};
-	check_run(sl.m.ck, cut_files.v, cut_files.n, &fv);
+	const FindingVec *fv = &sl.m.findings;
 	for (int i = 0; i < sl.heavy.n && i < top; i++)
 		for (int c = 0; c < sl.heavy.v[i].cut.n; c++) {
 			CutLine *cl = &sl.heavy.v[i].cut.v[c];
 			int f, dir;
 			edge_place(&sl, cl->edge, &f, &dir);
-			cl->finding = finding_at(&fv, f, dir);
+			cl->finding = finding_at(fv, f, dir);
 			cl->kind = cl->finding ? cl->finding->kind : -1;
 		}
 	if (target >= 0 || plan_path) {
@@ -454,8 +446,6 @@ int cmd_slim(int argc, char **argv)
 		vec_free(&sl.heavy.v[i].cut);
 	}
 	vec_free(&sl.heavy);
-	findings_free(&fv);
-	vec_free(&cut_files);
 	free(sl.pp_error);
 	slim_close(&sl.m);
 	session_close(&s);

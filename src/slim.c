@@ -98,6 +98,12 @@ void slim_open(SlimModel *m, Session *s, int header, PpCount *pp)
 	}
 	m->ck = check_new(s, (1u << FK_UNUSED) | (1u << FK_FORWARD) | (1u << FK_REDUNDANT) | (1u << FK_REPLACEABLE),
 			  false);
+	IntVec mine = {0};
+	for (int v = 0; v < n; v++)
+		if (m->nodes.v[v].editable)
+			vec_push(&mine, m->nodes.v[v].file);
+	check_run(m->ck, mine.v, mine.n, &m->findings);
+	vec_free(&mine);
 }
 
 static void plan_step_free(PlanStep *st)
@@ -138,6 +144,7 @@ void slim_close(SlimModel *m)
 	for (int i = 0; i < m->blocked.n; i++)
 		free(m->blocked.v[i]);
 	vec_free(&m->blocked);
+	findings_free(&m->findings);
 	check_free(m->ck);
 	net_free(&m->net);
 	tu_free(&m->g);
@@ -793,7 +800,9 @@ static bool plan_candidate(SlimModel *m, int x, PlanRound *r, char **why)
 		for (uint32_t k = 0; !is_from && sy && k < sy->nuses && ok; k++) {
 			const SymEntry *u = &sym_uses(sy)[k];
 			int id = slim_use_id(m, sy, u);
-			if (id >= 0 && side[id] == 2 && !span_has(&m->nodes.v[v].gone, (int)u->line)) {
+			/* a name in a macro body binds where the macro is expanded */
+			if (id >= 0 && side[id] == 2 && !(u->flags & UF_MACRO_BODY) &&
+			    !span_has(&m->nodes.v[v].gone, (int)u->line)) {
 				char *nm = xstrndup(sym_name(sy, u), u->name_len);
 				blocked_reason(why, "%s uses %s from the far side", m->nodes.v[v].rel, nm);
 				free(nm);
@@ -907,9 +916,7 @@ static bool plan_candidate(SlimModel *m, int x, PlanRound *r, char **why)
 			ok = false;
 		}
 		/* check's word on a file the plan has not touched */
-		FindingVec fv = {0};
-		if (ok && !modified && fn->file >= 0)
-			check_run(m->ck, &fn->file, 1, &fv);
+		const FindingVec *fv = &m->findings;
 		for (int i = 0; i < f_cut.n && ok; i++) {
 			NetEdge *ne = &m->net.edges.v[f_cut.v[i]];
 			int dir = m->g.edges.v[ne->tag].dir;
@@ -917,7 +924,7 @@ static bool plan_candidate(SlimModel *m, int x, PlanRound *r, char **why)
 			int kind = type_ids.n ? PK_REPLACE : declare.n ? PK_DECLARE : PK_DROP;
 			const Finding *fd = NULL;
 			if (!modified && kind != PK_REPLACE) {
-				fd = finding_for(&fv, fn->file, dir);
+				fd = finding_for(fv, fn->file, dir);
 				if (!fd) {
 					blocked_reason(why, "check finds %s needed in %s", inc, fn->rel);
 					ok = false;
@@ -952,7 +959,6 @@ static bool plan_candidate(SlimModel *m, int x, PlanRound *r, char **why)
 			}
 			free(inc);
 		}
-		findings_free(&fv);
 		/* the types headers come first in the series; the includes of
 		 * them replace the cut lines */
 		for (int i = 0; i < types.n && ok && type_ids.n; i++) {
@@ -1054,9 +1060,6 @@ void slim_plan(SlimModel *m, int64_t target, int max_rounds)
 				int h;
 				int64_t saving = now - current(m, &h);
 				double score = r.steps.n ? (double)saving / r.steps.n : 0;
-				if (getenv("HDRSLIM_DEBUG_PLAN"))
-					fprintf(stderr, "round %d: %s saves %lld in %d steps\n", round,
-						m->nodes.v[cands.v[i].node].rel, (long long)saving, r.steps.n);
 				if (saving > 0 && (best < 0 || score > best_score ||
 						   (score == best_score && saving > best_saving)))
 					best = i, best_score = score, best_saving = saving;

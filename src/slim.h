@@ -63,6 +63,7 @@ typedef struct {
 typedef struct {
 	Session *s;
 	Check *ck;         /* unused, forward, redundant, replaceable findings */
+	FindingVec findings; /* check's, on every file of the closure in the tree (one run) */
 	TuGraph g;
 	Net net;
 	VEC(SlimNode) nodes;

@@ -7,7 +7,9 @@
 # compiler is the yardstick: the header's lines alone are the lines of the
 # files gcc -M lists for it, and the lines predicted after each cut are
 # what gcc -M lists once that line is deleted.  Lines outside the tree
-# are never cut.
+# are never cut.  The plan that slim makes from those cuts, carried out by
+# series --verify, compiles at every commit, and gcc -E -P counts after it
+# the lines slim predicted.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -63,6 +65,59 @@ test_expect_success 'every predicted count is what gcc -M sees once the cut line
 	    assert len(files) - 1 == h["headers_after"], (h["file"], len(files), h["headers_after"])
 	    shutil.rmtree(t)
 	PY
+'
+
+gcc_alone () {
+	(cd "$1" && echo "#include <linux/sched.h>" | gcc -E -P -Iinclude -x c - | grep -c .)
+}
+
+test_expect_success 'the header alone as the compiler sees it: gcc -E -P non-blank lines' '
+	n=$(gcc_alone "$EXAMPLE") &&
+	grep -x "gcc -E -P with the tree.s own flags: $n lines from [0-9]* headers" out
+'
+
+test_expect_success 'the plan takes each heavy dependency out the way it must go' '
+	hdrslim slim --target 310 --plan plan "$EXAMPLE" include/linux/sched.h >out &&
+	grep -x "declare include/linux/sched.h <linux/nsproxy.h>: struct nsproxy" plan &&
+	grep -x "split include/linux/sched.h -> include/linux/sched_atomic.h: __put_task_struct get_task_struct put_task_struct" plan &&
+	grep -x "unbackinclude include/linux/sched.h include/linux/sched_atomic.h" plan &&
+	grep -x "drop include/linux/sched.h <linux/atomic.h>" plan &&
+	grep -x "types include/linux/seccomp.h -> include/linux/seccomp_types.h: seccomp" plan &&
+	grep -x "replace include/linux/sched.h <linux/seccomp.h>" plan &&
+	grep -q "target 310 reached" out
+'
+
+test_expect_success 'series --verify carries the plan out, every commit compiles in every configuration' '
+	example_repo tree &&
+	hdrslim series --verify tree plan &&
+	(cd tree && test "$(git rev-list --count HEAD)" = 7 &&
+		for c in $(git rev-list --reverse HEAD~6..HEAD); do
+			git checkout -q "$c" &&
+			example_compiles -DCONFIG_SMP -DCONFIG_HOTPLUG_CPU "-DCONFIG_SMP -DCONFIG_HOTPLUG_CPU" ||
+				{ echo "commit $c breaks"; exit 1; }
+		done)
+'
+
+test_expect_success 'gcc -E -P counts after the series what slim predicted' '
+	predicted=$(sed -n "s/^# [0-9]*\. .* leaves: then \([0-9]*\) lines (gcc -E -P).*/\1/p" plan | tail -1) &&
+	test -n "$predicted" &&
+	test "$(gcc_alone tree)" = "$predicted" &&
+	test "$predicted" -le 310
+'
+
+test_expect_success 'without a target the plan goes on while a commit saves lines' '
+	hdrslim slim --plan all.plan "$EXAMPLE" include/linux/sched.h >out2 &&
+	test $(grep -c "^# [0-9]*\. " all.plan) -gt 3 &&
+	last=$(sed -n "s/^# [0-9]*\. .* leaves: then \([0-9]*\) lines (gcc -E -P).*/\1/p" all.plan | tail -1) &&
+	test "$last" -lt "$(gcc_alone tree)"
+'
+
+test_expect_success 'a types split whose definitions need the rest of their header is refused' '
+	example_repo tree2 &&
+	echo "types include/linux/sched.h -> include/linux/sched_types.h: task_struct" >bad.plan &&
+	test_expect_code 1 hdrslim series tree2 bad.plan 2>err &&
+	grep -q "not a types split" err &&
+	(cd tree2 && clean_tree && test "$(git rev-list --count HEAD)" = 1)
 '
 
 test_expect_success 'an #include outside the tree is never cut: the cut is the tree line that reaches it' '
