@@ -33,6 +33,7 @@
 #include "commands.h"
 #include "facts.h"
 #include "git.h"
+#include "ppcount.h"
 #include "proc.h"
 #include "verify.h"
 
@@ -66,6 +67,16 @@ typedef struct {
 	VerifyOpts vo;
 	bool kbuild;
 	MTuVec tus;
+	/* --header: HEADER preprocessed alone at each revision instead */
+	char *header;        /* relative to the tree */
+	bool header_present[2];
+	uint64_t header_lines[2];
+	int header_headers[2];
+	bool header_gcc[2];
+	uint64_t header_gcc_lines[2];
+	int header_gcc_headers[2];
+	char *header_flags_from;
+	char *header_gcc_error;
 } Measure;
 
 
@@ -561,6 +572,105 @@ static void print_json(const Measure *m)
 /* ---- the run ---- */
 
 /* Everything that reads the scratch work tree; runs in the child. */
+/* --header at revision k (checked out in the scratch tree): hdrslim's
+ * count of HEADER alone (its closure, every file once, in the session's
+ * mode) and gcc's (-E -P non-blank lines, with a real TU's flags). */
+static void header_alone(Measure *m, int k)
+{
+	Options o;
+	Session s;
+	options_parse(&o, m->argc, m->argv, "measure", "--json,--top");
+	o.no_cache = true;
+	if (!o.mode)
+		o.mode = 2; /* every configuration at once, as slim counts */
+	session_open(&s, &o, m->wt_tree, false);
+	char *abs = path_join(m->wt_tree, m->header);
+	if (access(abs, R_OK) == 0) {
+		m->header_present[k] = true;
+		int file = fs_add(&s.ft, fs_key(&s.ft, abs), 0);
+		Unit u = {file, session_ctx_for_file(&s, file)};
+		s.units_only = true; /* the closure is all there is to read */
+		session_prepare(&s, &u, 1);
+		TuGraph g = {0};
+		session_tu(&s, &u, &g);
+		m->header_lines[k] = closure_lines(&s, &g);
+		m->header_headers[k] = g.nodes.n - 1;
+		tu_free(&g);
+		PpCount pc;
+		char *err = NULL;
+		if (ppcount_header(&s, abs, NULL, &pc, &err)) {
+			m->header_gcc[k] = true;
+			m->header_gcc_lines[k] = pc.total;
+			m->header_gcc_headers[k] = pc.headers;
+			if (!m->header_flags_from && pc.flags_from)
+				m->header_flags_from = xstrdup(pc.flags_from);
+			ppcount_free(&pc);
+		} else if (!m->header_gcc_error) {
+			m->header_gcc_error = err;
+			err = NULL;
+		}
+		free(err);
+	}
+	free(abs);
+	state_close(&s, &o);
+}
+
+static void print_header_alone(const Measure *m)
+{
+	char a[40], b[40], c[40];
+	if (m->json) {
+		StrBuf out = {0};
+		sb_adds(&out, "{\"header\": ");
+		json_string(&out, m->header);
+		for (int k = 0; k < 2; k++) {
+			sb_addf(&out, ", \"%s\": {\"rev\": ", k ? "after" : "before");
+			json_string(&out, m->hash[k]);
+			if (!m->header_present[k]) {
+				sb_adds(&out, ", \"present\": false}");
+				continue;
+			}
+			sb_addf(&out, ", \"lines\": %llu, \"headers\": %d", (unsigned long long)m->header_lines[k],
+				m->header_headers[k]);
+			if (m->header_gcc[k])
+				sb_addf(&out, ", \"gcc_lines\": %llu, \"gcc_headers\": %d",
+					(unsigned long long)m->header_gcc_lines[k], m->header_gcc_headers[k]);
+			sb_adds(&out, "}");
+		}
+		sb_adds(&out, ", \"flags_from\": ");
+		if (m->header_flags_from)
+			json_string(&out, m->header_flags_from);
+		else
+			sb_adds(&out, "null");
+		sb_adds(&out, "}\n");
+		fwrite(out.buf, 1, out.len, stdout);
+		free(out.buf);
+		return;
+	}
+	printf("measure: %s alone at %s (%s) and %s (%s)\n", m->header, m->rev_name[0], short_hash(m->hash[0]),
+	       m->rev_name[1], short_hash(m->hash[1]));
+	if (!m->header_present[0] || !m->header_present[1]) {
+		printf("  %s does not exist at %s\n", m->header, m->rev_name[m->header_present[0] ? 1 : 0]);
+		return;
+	}
+	printf("\n%-34s %12s %12s %12s\n", "", "before", "after", "saved");
+	printf("%-34s %12s %12s %12s\n", "lines (hdrslim: every file once)", grouped((int64_t)m->header_lines[0], a, sizeof a),
+	       grouped((int64_t)m->header_lines[1], b, sizeof b),
+	       grouped((int64_t)m->header_lines[0] - (int64_t)m->header_lines[1], c, sizeof c));
+	printf("%-34s %12d %12d %12d\n", "headers", m->header_headers[0], m->header_headers[1],
+	       m->header_headers[0] - m->header_headers[1]);
+	if (m->header_gcc[0] && m->header_gcc[1]) {
+		printf("%-34s %12s %12s %12s\n", "gcc -E -P non-blank lines",
+		       grouped((int64_t)m->header_gcc_lines[0], a, sizeof a),
+		       grouped((int64_t)m->header_gcc_lines[1], b, sizeof b),
+		       grouped((int64_t)m->header_gcc_lines[0] - (int64_t)m->header_gcc_lines[1], c, sizeof c));
+		printf("%-34s %12d %12d %12d\n", "gcc's headers", m->header_gcc_headers[0], m->header_gcc_headers[1],
+		       m->header_gcc_headers[0] - m->header_gcc_headers[1]);
+		printf("\ngcc counted with %s flags\n", m->header_flags_from ? m->header_flags_from : "the tree's own");
+	} else if (m->header_gcc_error) {
+		printf("\ngcc -E -P: not counted (%s)\n", m->header_gcc_error);
+	}
+}
+
 static int run(Measure *m)
 {
 	StrBuf err = {0};
@@ -570,6 +680,14 @@ static int run(Measure *m)
 		die("measure: cannot make a work tree of %s in %s: %s", m->rev_name[0], m->wt, sb_str(&err));
 	free(err.buf);
 
+	if (m->header) {
+		header_alone(m, 0);
+		checkout(m, 1);
+		header_alone(m, 1);
+		print_header_alone(m);
+		fflush(stdout);
+		return EXIT_OK;
+	}
 	if (m->kbuild) {
 		/* the objects whose dependency lists name a changed file: the
 		 * build directory's record, read against the user's tree,
@@ -685,6 +803,9 @@ static void measure_free(Measure *m)
 	free(m->wt);
 	free(m->wt_tree);
 	free(m->argv);
+	free(m->header);
+	free(m->header_flags_from);
+	free(m->header_gcc_error);
 }
 
 int cmd_measure(int argc, char **argv)
@@ -709,6 +830,8 @@ int cmd_measure(int argc, char **argv)
 			m.repeat = count_value(opt_value(argc, argv, &i, "--repeat", "measure"), "--repeat", 1);
 		else if (opt_is(a, "--cc-wrapper"))
 			m.vo.cc_wrapper = opt_value(argc, argv, &i, "--cc-wrapper", "measure");
+		else if (opt_is(a, "--header"))
+			m.header = xstrdup(opt_value(argc, argv, &i, "--header", "measure"));
 		else if (opt_is(a, "--timeout"))
 			m.vo.timeout = count_value(opt_value(argc, argv, &i, "--timeout", "measure"), "--timeout", 0);
 		else {
@@ -755,8 +878,16 @@ int cmd_measure(int argc, char **argv)
 	m.kbuild = o.build != NULL;
 	if (m.kbuild)
 		m.vo.srctree = m.tree; /* the .cmd commands name the user's tree */
+	if (m.header) {
+		size_t hl = strlen(m.header);
+		if (hl > 2 && m.header[0] == '<' && m.header[hl - 1] == '>') {
+			char *r = xasprintf("include/%.*s", (int)(hl - 2), m.header + 1);
+			free(m.header);
+			m.header = r;
+		}
+	}
 	git_changed_between(m.top, m.hash[0], m.hash[1], &m.changed);
-	if (!m.changed.n) {
+	if (!m.changed.n && !m.header) {
 		/* nothing to check out or compile */
 		if (m.json)
 			print_json(&m);

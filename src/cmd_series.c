@@ -14,13 +14,20 @@
  *                                     longer reaches it includes it
  *   drop HEADER INCLUDED              remove an include check finds
  *                                     removable, with its fallout
+ *   types DEP -> NEW: SYMBOL...       a split of type definitions into a
+ *                                     header that needs nothing of DEP
+ *   declare HEADER INCLUDED           replace an include by the forward
+ *                                     declarations check finds enough
+ *   replace HEADER INCLUDED           replace an include by the smaller
+ *                                     headers check finds it is used for
  *   move SYMBOL HEADER -> OTHER       move one declaration to OTHER; its
  *                                     users include OTHER; includes only
  *                                     it needed leave HEADER with it
  *
  * The steps run in the order reviewers ask for, whatever the plan's
- * order: splits (nothing outside changes), then each back-include's
- * removal, then moves and drops; within a kind, plan order.  Every step
+ * order: splits and types splits (nothing outside changes), then each
+ * back-include's removal, then moves, then drops, declares and replaces;
+ * within a kind, plan order.  Every step
  * is one commit (verified with --verify); the first step that fails stops
  * the series with the branch at the last good commit and a clean tree.
  * The whole plan is checked against the tree before anything is touched.
@@ -734,12 +741,12 @@ static int step_split(SeriesCtx *cx, const Step *stp, StrBuf *msg, char **why)
 					"that needs only these types can include %s alone.",
 					names.buf, hd, nw, hd, hd, nw);
 			} else {
-			sb_addf(msg, "%s: Split %s out of %s\n\n", pre, nw, hd);
-			sb_addf(&body, "Move %s (%d line%s, with their comments and #if groups) from %s into the new "
-				"header %s. %s includes it where the declarations were, so nothing else changes; "
-				"the users will include %s directly in the following patches.",
-				names.buf, moved.len ? (int)(spans.n ? spans.v[spans.n - 1].last - spans.v[0].first + 1 : 0) : 0,
-				"s", hd, nw, hd, nw);
+				int moved_lines = spans.n ? spans.v[spans.n - 1].last - spans.v[0].first + 1 : 0;
+				sb_addf(msg, "%s: Split %s out of %s\n\n", pre, nw, hd);
+				sb_addf(&body, "Move %s (%d line%s, with their comments and #if groups) from %s into the "
+					"new header %s. %s includes it where the declarations were, so nothing else "
+					"changes; the users will include %s directly in the following patches.",
+					names.buf, moved.len ? moved_lines : 0, "s", hd, nw, hd, nw);
 			}
 			wrap_text(msg, body.buf);
 			free(body.buf);

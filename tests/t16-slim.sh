@@ -105,6 +105,29 @@ test_expect_success 'gcc -E -P counts after the series what slim predicted' '
 	test "$predicted" -le 310
 '
 
+test_expect_success 'measure --header: the header alone before and after the series, as gcc -M and gcc -E -P count it' '
+	before=$(cd tree && git rev-parse HEAD~6) &&
+	hdrslim measure --header "<linux/sched.h>" --json tree "$before" HEAD >m.json &&
+	(cd tree && git worktree add -q ../old "$before") &&
+	python3 - m.json tree old <<-\PY
+	import json, os, subprocess, sys
+	m = json.load(open(sys.argv[1]))
+	def alone(tree):
+	    dep = subprocess.run(["gcc", "-x", "c", "-M", "-Iinclude", "include/linux/sched.h"],
+	                         cwd=tree, capture_output=True, text=True, check=True).stdout
+	    files = sorted({w for w in dep.replace("\\\n", " ").split() if w.endswith(".h")})
+	    lines = sum(open(os.path.join(tree, f)).read().count("\n") for f in files)
+	    pp = subprocess.run(["gcc", "-E", "-P", "-Iinclude", "-x", "c", "-"], input="#include <linux/sched.h>\n",
+	                        cwd=tree, capture_output=True, text=True, check=True).stdout
+	    return lines, len(files) - 1, sum(1 for l in pp.splitlines() if l.strip())
+	for key, tree in (("before", sys.argv[3]), ("after", sys.argv[2])):
+	    lines, headers, gcc = alone(tree)
+	    r = m[key]
+	    assert (r["lines"], r["headers"], r["gcc_lines"]) == (lines, headers, gcc), (key, r, lines, headers, gcc)
+	assert m["after"]["gcc_lines"] < m["before"]["gcc_lines"]
+	PY
+'
+
 test_expect_success 'without a target the plan goes on while a commit saves lines' '
 	hdrslim slim --plan all.plan "$EXAMPLE" include/linux/sched.h >out2 &&
 	test $(grep -c "^# [0-9]*\. " all.plan) -gt 3 &&
