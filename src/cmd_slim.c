@@ -352,7 +352,7 @@ int cmd_slim(int argc, char **argv)
 	char *plan_path = option_value(&argc, argv, "slim", "--plan");
 	char *flags_from = option_value(&argc, argv, "slim", "--flags-from");
 	bool no_gcc = false;
-	for (int i = 1; i < argc; i++)
+	for (int i = 0; i < argc; i++)
 		if (!strcmp(argv[i], "--no-gcc")) {
 			no_gcc = true;
 			memmove(&argv[i], &argv[i + 1], (size_t)(argc - i) * sizeof(char *));

@@ -863,6 +863,11 @@ static void parse_aggregate(D *d, bool is_enum)
 	int paren = 0;
 	int run = 0;       /* type-like tokens since the member declaration began */
 	bool bits = false; /* after ':' of a bit-field */
+	/* a function pointer member's parameter list: "(*name)(type a, ...)";
+	 * its parameter names are names, not uses */
+	bool fp_name = false, fp_expect = false;
+	int fp_level = 0;        /* paren depth inside its parameter list, 0: outside */
+	bool fp_typed = false;   /* a type since the parameter began */
 	for (;;) {
 		Tok t = next(d);
 		if (t.kind == T_EOF)
@@ -870,11 +875,25 @@ static void parse_aggregate(D *d, bool is_enum)
 		if (t.kind == T_PUNCT) {
 			if (t.c == '}' && paren == 0)
 				return;
-			if (t.c == '(')
+			bool expect = fp_expect;
+			fp_expect = false;
+			if (t.c == '(') {
 				paren++;
-			else if (t.c == ')' && paren > 0)
+				if (expect && paren == 1) {
+					fp_level = 1;
+					fp_typed = false;
+				}
+			} else if (t.c == ')' && paren > 0) {
 				paren--;
-			else if (t.c == '{') {
+				if (paren < fp_level)
+					fp_level = 0;
+				if (!paren && fp_name) {
+					fp_name = false;
+					fp_expect = true;
+				}
+			} else if (t.c == ',' && fp_level && paren == fp_level) {
+				fp_typed = false;
+			} else if (t.c == '{') {
 				/* a body inside parentheses: a statement expression */
 				if (paren)
 					parse_function_body(d, false);
@@ -909,6 +928,7 @@ static void parse_aggregate(D *d, bool is_enum)
 			continue;
 		}
 		if (t.kw == KW_TAG) {
+			fp_typed = true;
 			Tok n = peek(d);
 			bool named = n.kind == T_IDENT && !n.kw;
 			Tok b = named ? peek_at(d, 1) : n;
@@ -930,6 +950,8 @@ static void parse_aggregate(D *d, bool is_enum)
 		if (t.kw) {
 			if (t.kw == KW_TYPE || t.kw == KW_QUAL)
 				run += run >= 0;
+			if (t.kw == KW_TYPE)
+				fp_typed = true;
 			prev = t;
 			continue;
 		}
@@ -938,13 +960,24 @@ static void parse_aggregate(D *d, bool is_enum)
 			continue;
 		}
 		Tok n = peek(d);
+		if (fp_level && paren == fp_level) {
+			bool name = fp_typed && (is_p(&n, ',') || is_p(&n, ')') || is_p(&n, '[') ||
+						 (n.kind == T_IDENT && (n.kw == KW_ATTR || attr_macro(n.s, n.len))));
+			if (!name)
+				code_use(d, &t, 0);
+			fp_typed = true;
+			prev = t;
+			continue;
+		}
 		bool member = false;
 		if (!bits && paren == 0 && (run > 0 || is_p(&prev, ',')) && (typeish(&prev) || is_p(&prev, ',')))
 			member = is_p(&n, ';') || is_p(&n, ',') || is_p(&n, '[') || is_p(&n, ':') ||
 				 (n.kind == T_IDENT && (n.kw == KW_ATTR || attr_macro(n.s, n.len)));
 		/* a function pointer member: "(*name)(...)" */
-		if (!bits && paren == 1 && is_p(&prev, '*') && is_p(&n, ')'))
+		if (!bits && paren == 1 && is_p(&prev, '*') && is_p(&n, ')')) {
 			member = true;
+			fp_name = true;
+		}
 		if (!member)
 			code_use(d, &t, 0);
 		if (run >= 0)
@@ -961,7 +994,7 @@ typedef struct {
 
 /* Uses of every identifier in stmt[from, to) except skip[] (declared names)
  * and identifiers after '.'. */
-static void stmt_uses(D *d, const Tok *v, int from, int to, const bool *skip, bool complete)
+static void stmt_uses(D *d, const Tok *v, int from, int to, const bool *skip, bool complete, bool extern_decl)
 {
 	int paren = 0;
 	for (int i = from; i < to; i++) {
@@ -977,7 +1010,9 @@ static void stmt_uses(D *d, const Tok *v, int from, int to, const bool *skip, bo
 				int flags = UF_TAG | UF_CODE;
 				/* a function definition's parameters are used in its
 				 * body: p->member needs the complete type */
-				if (complete || !(i + 2 < to && is_p(&v[i + 2], '*')))
+				if (extern_decl && paren == 0)
+					; /* "extern struct s v;": s may be incomplete */
+				else if (complete || !(i + 2 < to && is_p(&v[i + 2], '*')))
 					flags |= UF_COMPLETE;
 				else if (paren > 0)
 					flags |= UF_DECLARE;
@@ -1014,6 +1049,25 @@ static void mark_params(D *d, const Tok *v, int lp, int rp, bool *skip, bool bod
 {
 	int depth = 0;
 	for (int i = lp + 1; i < rp; i++) {
+		if (!depth && is_p(&v[i], '(') && i + 2 < rp && is_p(&v[i + 1], '*')) {
+			/* a function pointer parameter, "(*cb)(void *p)": cb and
+			 * the names of its own parameters are names, not uses */
+			int m = i + 1;
+			while (m < rp && (is_p(&v[m], '*') || (v[m].kind == T_IDENT && v[m].kw == KW_QUAL)))
+				m++;
+			if (m + 1 < rp && v[m].kind == T_IDENT && !v[m].kw && is_p(&v[m + 1], ')')) {
+				skip[m] = true;
+				if (body)
+					add_local(d, &v[m]);
+				i = m + 1;
+				if (i + 1 < rp && is_p(&v[i + 1], '(')) {
+					int inner = close_of(v, i + 1, rp);
+					mark_params(d, v, i + 1, inner, skip, false);
+					i = inner;
+				}
+				continue;
+			}
+		}
 		if (is_p(&v[i], '(') || is_p(&v[i], '['))
 			depth++;
 		else if (is_p(&v[i], ')') || is_p(&v[i], ']'))
@@ -1110,7 +1164,7 @@ static void process_decl(D *d, Tok *v, int n, bool body)
 					argstart = j + 1;
 				}
 			}
-			stmt_uses(d, v, 0, n, skip, body);
+			stmt_uses(d, v, 0, n, skip, body, false);
 			free(skip);
 			return;
 		}
@@ -1170,6 +1224,13 @@ static void process_decl(D *d, Tok *v, int n, bool body)
 				continue;
 			}
 			if (t->kind == T_IDENT) {
+				if (j + 2 < k && is_p(&v[j + 1], '(') && is_p(&v[j + 2], '*')) {
+					/* "T (*name)(...)": T is the type of a pointer
+					 * declarator, not a macro or function name */
+					typed = true;
+					last_ident = j;
+					continue;
+				}
 				if (j + 1 < k && is_p(&v[j + 1], '(')) {
 					int rp = close_of(v, j + 1, k);
 					if (attr_macro(t->s, t->len) || !(typed || last_ident >= 0)) {
@@ -1243,7 +1304,21 @@ static void process_decl(D *d, Tok *v, int n, bool body)
 		seg = k + 1;
 		in_init = false;
 	}
-	stmt_uses(d, v, 0, n, skip, body);
+	/* an extern variable declaration without an initializer needs no
+	 * complete type; a function's does (its callers pass it by value) */
+	bool extern_decl = is_extern && !is_typedef && !body;
+	int depth0 = 0;
+	for (int k = 0; k < n && extern_decl; k++) {
+		if (is_p(&v[k], '(') || is_p(&v[k], '['))
+			depth0++;
+		else if (is_p(&v[k], ')') || is_p(&v[k], ']'))
+			depth0--;
+		else if (!depth0 && is_p(&v[k], '='))
+			extern_decl = false;
+		if (depth0 && k > 0 && is_p(&v[k], '(') && v[k - 1].kind == T_IDENT && !v[k - 1].kw)
+			extern_decl = false; /* a function: f(...) */
+	}
+	stmt_uses(d, v, 0, n, skip, body, extern_decl);
 	free(skip);
 }
 

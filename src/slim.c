@@ -11,6 +11,7 @@
  * back), and a cut line of a file the plan has not touched must be one
  * that `check` finds removable, so that `series` will find it too.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -418,6 +419,102 @@ static void blocked_reason(char **why, const char *fmt, const char *a, const cha
 	if (*why)
 		return;
 	*why = xasprintf(fmt, a, b);
+}
+
+/* The far-side names (side 2) the text of lines [first, last] of e
+ * spells as identifiers, outside comments and literals, into ids (once
+ * each).  Symbol facts record a name once per file, at its first use;
+ * this is how the other places that name it are found. */
+static void unit_far_names(SlimModel *m, const EditFile *e, const Span *sp, const uint8_t *side, IntVec *ids)
+{
+	if (sp->first < 1 || sp->last > e->nlines)
+		return;
+	const char *p = e->data + e->line_off[sp->first - 1], *end = e->data + e->line_off[sp->last];
+	while (p < end) {
+		if (p[0] == '/' && p + 1 < end && p[1] == '*') {
+			const char *q = p + 2;
+			while (q + 1 < end && !(q[0] == '*' && q[1] == '/'))
+				q++;
+			p = q + 2;
+		} else if (p[0] == '/' && p + 1 < end && p[1] == '/') {
+			while (p < end && *p != '\n')
+				p++;
+		} else if (*p == '"' || *p == '\'') {
+			char quote = *p++;
+			while (p < end && *p != quote && *p != '\n')
+				p += *p == '\\' && p + 1 < end ? 2 : 1;
+			p++;
+		} else if (isalpha((unsigned char)*p) || *p == '_') {
+			const char *q = p;
+			while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
+				q++;
+			int id = intern_find(m->names, p, (size_t)(q - p));
+			if (id >= 0 && side[id] == 2) {
+				bool have = false;
+				for (int i = 0; i < ids->n && !have; i++)
+					have = ids->v[i] == id;
+				if (!have)
+					vec_push(ids, id);
+			}
+			p = q;
+		} else if (isdigit((unsigned char)*p)) {
+			while (p < end && (isalnum((unsigned char)*p) || *p == '_' || *p == '.'))
+				p++;
+		} else {
+			p++;
+		}
+	}
+}
+
+static bool int_in(const IntVec *v, int x)
+{
+	for (int i = 0; i < v->n; i++)
+		if (v->v[i] == x)
+			return true;
+	return false;
+}
+
+/* The bodies that move take their far-side names with them; every other
+ * body of the file that names one of those moves too (and what it names
+ * in turn), and a use of one outside a body keeps the include: false,
+ * with *why. */
+static bool gather_far_bodies(SlimModel *m, const Symbols *sy, const EditFile *e, const SpanVec *units,
+			      const uint8_t *side, const SpanVec *gone, IntVec *move_units, const char *rel,
+			      char **why)
+{
+	IntVec taken = {0};
+	for (int i = 0; i < move_units->n; i++)
+		unit_far_names(m, e, &units->v[move_units->v[i]], side, &taken);
+	bool ok = true, grew = true;
+	while (grew && ok) {
+		grew = false;
+		for (int ui = 0; ui < units->n && ok; ui++) {
+			const Span *sp = &units->v[ui];
+			if (int_in(move_units, ui) || span_has(gone, sp->first))
+				continue;
+			IntVec here = {0};
+			unit_far_names(m, e, sp, side, &here);
+			bool names_taken = false;
+			for (int i = 0; i < here.n && !names_taken; i++)
+				names_taken = int_in(&taken, here.v[i]);
+			if (names_taken && body_in_unit(sy, sp)) {
+				vec_push(move_units, ui);
+				for (int i = 0; i < here.n; i++)
+					if (!int_in(&taken, here.v[i]))
+						vec_push(&taken, here.v[i]);
+				grew = true;
+			} else if (names_taken) {
+				char *at = xasprintf("%s:%d", rel, sp->first);
+				blocked_reason(why, "%s uses outside an inline or macro body what the moving ones take from the far side%s",
+					       at, "");
+				free(at);
+				ok = false;
+			}
+			vec_free(&here);
+		}
+	}
+	vec_free(&taken);
+	return ok;
 }
 
 static void step_push(PlanRound *r, int kind, const char *header, const char *other)
@@ -901,6 +998,8 @@ static bool plan_candidate(SlimModel *m, int x, PlanRound *r, char **why)
 				}
 			}
 		}
+		if (ok && move_units.n)
+			ok = gather_far_bodies(m, sy, &e, &units, side, &fn->gone, &move_units, fn->rel, why);
 		bool modified = fn->touched;
 		if (ok && move_units.n) {
 			ok = make_split(m, r, f, m->net.edges.v[f_cut.v[0]].to, &move_units, &units, &e, why);

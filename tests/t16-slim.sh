@@ -76,6 +76,12 @@ test_expect_success 'the header alone as the compiler sees it: gcc -E -P non-bla
 	grep -x "gcc -E -P with the tree.s own flags: $n lines from [0-9]* headers" out
 '
 
+test_expect_success '--no-gcc: the counts of hdrslim alone, the same plan' '
+	hdrslim slim --no-gcc --target 310 --plan nogcc.plan "$EXAMPLE" include/linux/sched.h >out.nogcc &&
+	! grep "gcc -E -P" out.nogcc &&
+	grep -x "drop include/linux/sched.h <linux/atomic.h>" nogcc.plan
+'
+
 test_expect_success 'the plan takes each heavy dependency out the way it must go' '
 	hdrslim slim --target 310 --plan plan "$EXAMPLE" include/linux/sched.h >out &&
 	grep -x "declare include/linux/sched.h <linux/nsproxy.h>: struct nsproxy" plan &&

@@ -861,6 +861,40 @@ test_expect_success 'fallout: a file that defines a function keeps the prototype
 	gcc $CC_FLAGS -Wmissing-prototypes -Werror -Imp/include mp/main.c
 '
 
+test_expect_success 'names of function pointer parameters are not uses: a header declaring such a name is unused' '
+	rm -rf fp && mkdir -p fp/include &&
+	printf "#include <stdbool.h>\ntypedef bool (*consume_fn)(void *cookie, unsigned long addr);\n" >fp/include/cb.h &&
+	printf "extern unsigned long page;\n" >fp/include/vars.h &&
+	printf "#include <cb.h>\n#include <vars.h>\nstruct ops {\n\tvoid (*flush)(unsigned long addr);\n\tint (*map)(void *page, int n);\n};\nint f(int (*cb)(int page));\n" >fp/include/ops.h &&
+	printf "#include <ops.h>\nstruct ops o;\n" >fp/a.c &&
+	printf "#include <cb.h>\nconsume_fn g;\n" >fp/b.c &&
+	gcc $CC_FLAGS -Ifp/include fp/a.c && gcc $CC_FLAGS -Ifp/include fp/b.c &&
+	(cd fp && hdrslim symbols include/cb.h include/ops.h >../fp.syms) &&
+	test_grep "^provide 2 typedef consume_fn$" fp.syms &&
+	! grep -E "^use [0-9]+ (addr|page|cb|n) " fp.syms &&
+	(cd fp && hdrslim check -I include . >../fp.out; test $? -eq 1) &&
+	test_grep "^include/ops.h:1: unused: #include <cb.h>" fp.out &&
+	test_grep "^include/ops.h:2: unused: #include <vars.h>" fp.out &&
+	! grep "^b.c:" fp.out &&
+	# the compiler agrees: ops.h without both lines, b.c needs cb.h
+	sed -i 1,2d fp/include/ops.h &&
+	gcc $CC_FLAGS -Ifp/include fp/a.c &&
+	sed -i 1d fp/b.c && ! gcc $CC_FLAGS -Ifp/include fp/b.c 2>/dev/null
+'
+
+test_expect_success 'an extern variable of a struct type needs no complete type: a forward declaration will do' '
+	rm -rf ev && mkdir -p ev/include &&
+	printf "struct fops { int (*open)(void); };\n" >ev/include/fops.h &&
+	printf "#include <fops.h>\nextern const struct fops kfops;\n" >ev/include/k.h &&
+	printf "#include <k.h>\nconst void *p = &kfops;\n" >ev/a.c &&
+	gcc $CC_FLAGS -Iev/include ev/a.c &&
+	(cd ev && hdrslim check -I include . >../ev.out; test $? -eq 1) &&
+	test_grep "^include/k.h:1: forward-declarable: #include <fops.h>" ev.out &&
+	# the compiler agrees
+	sed -i "1c struct fops;" ev/include/k.h &&
+	gcc $CC_FLAGS -Iev/include ev/a.c
+'
+
 test_expect_success 'TREE defaults to the current directory' '
 	fresh "$RN" rn3
 	(cd rn3 && hdrslim check -I include) >out.rn3 || :
