@@ -149,6 +149,26 @@ test_expect_success 'a types split whose definitions need the rest of their head
 	(cd tree2 && clean_tree && test "$(git rev-list --count HEAD)" = 1)
 '
 
+test_expect_success 'every body naming what the moving bodies take from the far side moves with them' '
+	rm -rf two && mkdir -p two/include &&
+	{ printf "#ifndef LOCK_H\n#define LOCK_H\nstruct lock { int v; };\n" &&
+	  printf "static inline void raw_lock(struct lock *l) { l->v = 1; }\n" &&
+	  printf "static inline void raw_unlock(struct lock *l) { l->v = 0; }\n" &&
+	  seq 1 40 | sed "s/.*/int lock_pad&;/" && printf "#endif\n"; } >two/include/lock.h &&
+	printf "#ifndef LOCK_TYPES_H\n#define LOCK_TYPES_H\nstruct lock;\n#endif\n" >two/include/lock_types.h &&
+	printf "#ifndef TASK_H\n#define TASK_H\n#include <lock_types.h>\nstruct task { struct lock *pi; int state; };\n#define set_state(t, s) do { raw_lock((t)->pi); (t)->state = (s); raw_unlock((t)->pi); } while (0)\n#define restore_state(t) do { raw_lock((t)->pi); (t)->state = 0; raw_unlock((t)->pi); } while (0)\nint task_count(void);\n#include <lock.h>\n#endif\n" >two/include/task.h &&
+	printf "#include <task.h>\nvoid f(struct task *t) { set_state(t, 1); restore_state(t); }\n" >two/user.c &&
+	printf "#include <task.h>\nint g(void) { return task_count(); }\n" >two/other.c &&
+	example_repo tworepo two &&
+	hdrslim slim --no-gcc -I "$PWD/tworepo/include" --plan two.plan tworepo include/task.h >out.two &&
+	grep -x "split include/task.h -> include/task_lock.h: set_state restore_state" two.plan ||
+	grep -x "split include/task.h -> include/task/lock.h: set_state restore_state" two.plan &&
+	hdrslim series --verify -I "$PWD/tworepo/include" tworepo two.plan &&
+	(cd tworepo && for c in $(git rev-list --reverse HEAD); do
+		git checkout -q "$c" && example_compiles || { echo "commit $c breaks"; exit 1; }
+	done && ! grep -q "include <lock.h>" include/task.h)
+'
+
 test_expect_success 'an #include outside the tree is never cut: the cut is the tree line that reaches it' '
 	mkdir -p sys tree &&
 	printf "#include <huge.h>\nint big;\n" >sys/big.h &&
