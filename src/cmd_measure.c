@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "edit.h"
 #include "facts.h"
 #include "git.h"
 #include "ppcount.h"
@@ -77,6 +78,10 @@ typedef struct {
 	int header_gcc_headers[2];
 	char *header_flags_from;
 	char *header_gcc_error;
+	/* a compile_commands.json tree: the user's database with the tree's
+	 * paths pointed at the scratch work tree, beside it */
+	char *compdb_user;
+	char *compdb_copy;
 } Measure;
 
 
@@ -118,13 +123,65 @@ static void add_tu(Measure *m, const char *tu)
 
 /* ---- sessions on the scratch work tree ---- */
 
-static void state_open(Measure *m, Session *s, Options *o, bool walk)
+/* The command line's options for a session on the scratch tree. */
+static void scratch_options(Measure *m, Options *o)
 {
 	options_parse(o, m->argc, m->argv, "measure", "--json,--top");
 	/* a scratch tree's facts would only fill the cache with a tree
 	 * nobody will see again */
 	o->no_cache = true;
+	if (m->compdb_copy) {
+		free(o->compdb);
+		o->compdb = xstrdup(m->compdb_copy);
+	}
+}
+
+static void state_open(Measure *m, Session *s, Options *o, bool walk)
+{
+	scratch_options(m, o);
 	session_open(s, o, m->wt_tree, walk);
+}
+
+/* The user's compile_commands.json with every mention of the tree's
+ * directory pointed at the scratch tree: the commands then compile the
+ * revisions' files, while paths outside the tree (a build directory's
+ * generated headers, system headers) stay as they are. */
+static void copy_compdb(Measure *m)
+{
+	FILE *f = fopen(m->compdb_user, "rb");
+	if (!f)
+		die("measure: %s: %s", m->compdb_user, strerror(errno));
+	StrBuf in = {0}, out = {0};
+	char buf[65536];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		sb_add(&in, buf, n);
+	fclose(f);
+	char *real = realpath(m->tree, NULL);
+	const char *from[2] = {m->tree, real};
+	for (size_t i = 0; i < in.len;) {
+		size_t took = 0;
+		for (int k = 0; k < 2 && !took; k++) {
+			size_t fl = from[k] ? strlen(from[k]) : 0;
+			/* a whole path component: "/src/tree" in "/src/tree/a.c", not in "/src/tree2" */
+			if (fl && i + fl <= in.len && !memcmp(in.buf + i, from[k], fl) &&
+			    (i + fl == in.len || in.buf[i + fl] == '/' || in.buf[i + fl] == '"' || in.buf[i + fl] == ' '))
+				took = fl;
+		}
+		if (took) {
+			sb_adds(&out, m->wt_tree);
+			i += took;
+		} else {
+			sb_addc(&out, in.buf[i]);
+			i++;
+		}
+	}
+	free(real);
+	char *err = NULL;
+	if (!write_file_atomic(m->compdb_copy, out.buf ? out.buf : "", out.len, 0644, &err))
+		die("measure: %s", err);
+	free(in.buf);
+	free(out.buf);
 }
 
 static void state_close(Session *s, Options *o)
@@ -579,8 +636,7 @@ static void header_alone(Measure *m, int k)
 {
 	Options o;
 	Session s;
-	options_parse(&o, m->argc, m->argv, "measure", "--json,--top");
-	o.no_cache = true;
+	scratch_options(m, &o);
 	if (!o.mode)
 		o.mode = 2; /* every configuration at once, as slim counts */
 	session_open(&s, &o, m->wt_tree, false);
@@ -780,6 +836,8 @@ static void remove_work_tree(Measure *m, const char *scratch)
 		/* a record of a work tree git was making when stopped */
 		git_worktree_remove(m->top, m->wt);
 	}
+	if (m->compdb_copy)
+		unlink(m->compdb_copy);
 	if (rmdir(scratch) < 0 && errno != ENOENT)
 		fprintf(stderr, "hdrslim: measure: cannot remove %s: %s\n", scratch, strerror(errno));
 }
@@ -806,6 +864,8 @@ static void measure_free(Measure *m)
 	free(m->header);
 	free(m->header_flags_from);
 	free(m->header_gcc_error);
+	free(m->compdb_user);
+	free(m->compdb_copy);
 }
 
 int cmd_measure(int argc, char **argv)
@@ -873,8 +933,7 @@ int cmd_measure(int argc, char **argv)
 	bool has_db = !o.build && o.kernel != 1 && access(db, F_OK) == 0;
 	free(db);
 	if (o.compdb || has_db)
-		die("measure: a compile_commands.json names the files of this work tree, not of the revisions: "
-		    "trees with one are not supported");
+		m.compdb_user = o.compdb ? path_absolute(o.compdb) : path_join(m.tree, "compile_commands.json");
 	m.kbuild = o.build != NULL;
 	if (m.kbuild)
 		m.vo.srctree = m.tree; /* the .cmd commands name the user's tree */
@@ -906,6 +965,10 @@ int cmd_measure(int argc, char **argv)
 	const char *base = strrchr(m.top, '/');
 	m.wt = path_join(scratch, base && base[1] ? base + 1 : "tree");
 	m.wt_tree = path_join(m.wt, m.tree_rel);
+	if (m.compdb_user) {
+		m.compdb_copy = path_join(scratch, "compile_commands.json");
+		copy_compdb(&m);
+	}
 
 	fflush(stdout);
 	fflush(stderr);

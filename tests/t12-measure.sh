@@ -276,6 +276,37 @@ test_expect_success 'not a git tree: exit 2, one line' '
 '
 
 
+test_expect_success 'a compile_commands.json tree: its commands, pointed at the revisions, decide' '
+	rm -rf cdb && mkdir -p cdb/inc && (cd cdb && git init -q && git config user.name t &&
+		git config user.email t@t.invalid && git config commit.gpgsign false) &&
+	seq 1 60 | sed "s/.*/int big&;/" >cdb/inc/big.h &&
+	printf "#ifdef FEATURE\n#include \"big.h\"\n#endif\nint h(void);\n" >cdb/inc/h.h &&
+	printf "#include \"h.h\"\nint a(void) { return h(); }\n" >cdb/a.c &&
+	printf "int b(void) { return 0; }\n" >cdb/b.c &&
+	printf "compile_commands.json\n" >cdb/.gitignore &&
+	d=$(cd cdb && pwd -P) &&
+	printf "[{\"directory\": \"%s\", \"file\": \"%s/a.c\", \"arguments\": [\"gcc\", \"-DFEATURE\", \"-I%s/inc\", \"-c\", \"a.c\"]},\n {\"directory\": \"%s\", \"file\": \"b.c\", \"command\": \"gcc -DFEATURE -Iinc -c b.c\"}]\n" \
+		"$d" "$d" "$d" "$d" >cdb/compile_commands.json &&
+	(cd cdb && git add -A && git commit -q -m one) &&
+	C1=$(cd cdb && git rev-parse HEAD) &&
+	before=$(cd cdb && gcc -E -DFEATURE -Iinc a.c | wc -l) &&
+	sed -i 2d cdb/inc/h.h && (cd cdb && git commit -q -a -m two) &&
+	after=$(cd cdb && gcc -E -DFEATURE -Iinc a.c | wc -l) &&
+	test "$before" -gt "$after" &&
+	snapshot cdb snap.cdb.before &&
+	hdrslim measure --json cdb "$C1" HEAD >cdb.json &&
+	snapshot cdb snap.cdb.after &&
+	test_cmp snap.cdb.before snap.cdb.after &&
+	no_scratch_left &&
+	sed -n "s/^  {\"tu\": \"\([^\"]*\)\".*/\1/p" cdb.json >got &&
+	echo a.c >expect && test_cmp expect got &&
+	test "$(field cdb.json a.c lines_saved)" = 61 &&
+	test "$(field cdb.json a.c gcc_lines_before)" = "$before" &&
+	test "$(field cdb.json a.c gcc_lines_after)" = "$after" &&
+	test "$(field cdb.json a.c status_before)" = 0 &&
+	test "$(field cdb.json a.c status_after)" = 0
+'
+
 test_expect_success 'Kbuild: the objects whose .cmd names a changed file, compiled from the revisions' '
 	mkkbuild &&
 	sed -i "1i #include <linux/bar.h>" kb/include/linux/foo.h &&
