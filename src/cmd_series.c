@@ -20,9 +20,13 @@
  *                                     declarations check finds enough
  *   replace HEADER INCLUDED           replace an include by the smaller
  *                                     headers check finds it is used for
- *   move SYMBOL HEADER -> OTHER       move one declaration to OTHER; its
- *                                     users include OTHER; includes only
- *                                     it needed leave HEADER with it
+ *   move SYMBOL HEADER -> OTHER       move one declaration to OTHER (made
+ *                                     if missing); its users include
+ *                                     OTHER; includes only it needed
+ *                                     leave HEADER with it
+ *   move HEADER -> OTHER: SYMBOL...   the same for several declarations,
+ *                                     one commit (the declarations for
+ *                                     one .c file's functions)
  *
  * The steps run in the order reviewers ask for, whatever the plan's
  * order: splits and types splits (nothing outside changes), then each
@@ -68,6 +72,7 @@ typedef struct {
 	char *other;     /* split: NEW; unbackinclude: NEW; move: OTHER */
 	char *include;   /* drop: the include as spelled, <x.h> or "x.h" */
 	StrVec syms;
+	bool listed;     /* move HEADER -> OTHER: SYMBOL... */
 } Step;
 
 typedef struct {
@@ -197,12 +202,23 @@ static void plan_read(Plan *p)
 				st.include = q;
 			}
 		} else if (!strcmp(k, "move")) {
-			if (w.n != 5 || strcmp(w.v[3], "->"))
-				plan_error(p, lineno, "%susage: move SYMBOL HEADER -> OTHER", "");
+			/* move SYMBOL HEADER -> OTHER, or move HEADER -> OTHER: SYMBOL... */
+			bool listed = w.n >= 6 && !strcmp(w.v[2], "->") && !strcmp(w.v[4], ":");
+			if (!listed && (w.n != 5 || strcmp(w.v[3], "->")))
+				plan_error(p, lineno, "%susage: move SYMBOL HEADER -> OTHER, or move HEADER -> OTHER: SYMBOL...",
+					   "");
 			st.kind = ST_MOVE;
-			vec_push(&st.syms, xstrdup(w.v[1]));
-			st.header = operand_path(w.v[2]);
-			st.other = operand_path(w.v[4]);
+			st.listed = listed;
+			if (listed) {
+				for (int i = 5; i < w.n; i++)
+					vec_push(&st.syms, xstrdup(w.v[i]));
+				st.header = operand_path(w.v[1]);
+				st.other = operand_path(w.v[3]);
+			} else {
+				vec_push(&st.syms, xstrdup(w.v[1]));
+				st.header = operand_path(w.v[2]);
+				st.other = operand_path(w.v[4]);
+			}
 		} else {
 			plan_error(p, lineno, "unknown step '%s' (split, types, unbackinclude, move, drop, declare, replace)", k);
 		}
@@ -966,14 +982,38 @@ static int step_move(SeriesCtx *cx, const Step *stp, StrBuf *msg, char **why)
 			if (ok) {
 				char *pre = prefix_for(cx, stp->header);
 				char *hd = display_name(stp->header), *ot = display_name(stp->other);
-				sb_addf(msg, "%s: Move %s() to %s\n\n", pre, stp->syms.v[0], ot);
 				StrBuf body = {0};
-				if (users.n == 1)
-					sb_addf(&body, "Only one file uses %s(): move it from %s to %s, which that file "
-						"includes now.", stp->syms.v[0], hd, ot);
-				else
-					sb_addf(&body, "%d files use %s(): move it from %s to %s, which they include now.",
-						users.n, stp->syms.v[0], hd, ot);
+				if (stp->listed) {
+					/* OTHER named after the .c file that implements them */
+					char *impl = xasprintf("%.*s.c", (int)(strlen(stp->other) - 2), stp->other);
+					bool named = ends_with(stp->other, ".h") && exists_in(cx->tree, impl);
+					if (named)
+						sb_addf(msg, "%s: Move declarations for %s functions to %s\n\n", pre, impl, ot);
+					else
+						sb_addf(msg, "%s: Move %d declarations to %s\n\n", pre, stp->syms.n, ot);
+					sb_addf(&body, "Move");
+					for (int i = 0; i < stp->syms.n; i++)
+						sb_addf(&body, "%s %s", i == 0 ? "" : i + 1 == stp->syms.n ? " and" : ",",
+							stp->syms.v[i]);
+					sb_addf(&body, " from %s to %s", hd, ot);
+					if (named)
+						sb_addf(&body, ", beside their definitions in %s", impl);
+					if (users.n == 1)
+						sb_addf(&body, "; the one file using them includes it now.");
+					else if (users.n)
+						sb_addf(&body, "; the %d files using them include it now.", users.n);
+					else
+						sb_addf(&body, "; no other file uses them.");
+					free(impl);
+				} else {
+					sb_addf(msg, "%s: Move %s() to %s\n\n", pre, stp->syms.v[0], ot);
+					if (users.n == 1)
+						sb_addf(&body, "Only one file uses %s(): move it from %s to %s, which that "
+							"file includes now.", stp->syms.v[0], hd, ot);
+					else
+						sb_addf(&body, "%d files use %s(): move it from %s to %s, which they "
+							"include now.", users.n, stp->syms.v[0], hd, ot);
+				}
 				if (dropped.len)
 					sb_addf(&body, " %s no longer needs %s, which goes with it.", hd, dropped.buf);
 				wrap_text(msg, body.buf);

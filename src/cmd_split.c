@@ -52,6 +52,8 @@ typedef struct {
 	int tus;           /* TUs reaching one of the users */
 	bool rare, section, pinned, pointer_only_outside;
 	int group;         /* -1: core */
+	int definer;       /* --by=definer: the .c file defining most of its
+			    * names (-1: none, a type or macro) */
 	Symbols *syms;     /* what its own text uses (every use, not only a
 			    * name's first one in the header) */
 } Atom;
@@ -64,6 +66,8 @@ typedef struct {
 	long extra_lines;  /* lines those includes bring that nothing else does */
 	char *name;        /* suggested path, relative to the tree */
 	StrVec forward;    /* tags the header must then forward-declare */
+	int definer;       /* --by=definer: the implementing .c file */
+	bool exists;       /* the suggested header is already there */
 } Group;
 
 typedef struct {
@@ -82,6 +86,7 @@ typedef struct {
 	unsigned char *reach_h; /* files that reach the header */
 	int header_tus;
 	double max_share, similar;
+	bool by_definer;
 } Split;
 
 /* ---------------------------------------------------------------- graph */
@@ -171,6 +176,7 @@ static void make_atoms(Split *sp)
 		a.span = units.v[i];
 		a.lines = a.span.last - a.span.first + 1;
 		a.group = -1;
+		a.definer = -1;
 		a.section = starts_section(&sp->text, &a.span);
 		vec_push(&sp->atoms, a);
 	}
@@ -415,6 +421,189 @@ static void make_groups(Split *sp)
 	for (int gi = 0; gi < sp->groups.n; gi++)
 		for (int k = 0; k < sp->groups.v[gi].atoms.n; k++)
 			sp->atoms.v[sp->groups.v[gi].atoms.v[k]].group = gi;
+}
+
+/* ---------------------------------------------------------------- groups by definer */
+
+/* The header's atom that declares (not defines) the name, or -1. */
+static int declared_atom(const Split *sp, const char *name, size_t n)
+{
+	int id = intern_find(sp->names, name, n);
+	if (id < 0 || id >= sp->atom_of.n || sp->atom_of.v[id] < 0)
+		return -1;
+	for (uint32_t k = 0; k < sp->sy->nprovides; k++) {
+		const SymEntry *e = &sym_provides(sp->sy)[k];
+		if ((e->kind == SK_FUNC_DECL || e->kind == SK_VAR_DECL) && e->name_len == n &&
+		    !memcmp(sym_name(sp->sy, e), name, n))
+			return sp->atom_of.v[id];
+	}
+	return -1;
+}
+
+/* Each prototype's and extern variable's definer: the .c file of the tree
+ * that defines it (not static); an atom's is the one defining most of its
+ * names, the file defining more of the header's names winning a tie
+ * (a fallback definition in a compat file loses to the real one). */
+static void find_definers(Split *sp)
+{
+	Session *s = sp->s;
+	typedef struct {
+		int atom, file;
+	} Def;
+	VEC(Def) defs = {0};
+	int *per_file = xcalloc((size_t)s->ft.nfiles + 1, sizeof(int));
+	for (int f = 0; f < s->ft.nfiles; f++) {
+		bool is_c;
+		if (!sp->reach_h[f] || !tree_source(s, f, &is_c) || !is_c)
+			continue;
+		const Symbols *sy = s->ft.files[f].syms;
+		for (uint32_t k = 0; sy && k < sy->nprovides; k++) {
+			const SymEntry *p = &sym_provides(sy)[k];
+			if (!(p->kind == SK_FUNC_DEF && !(p->flags & PF_STATIC)) && p->kind != SK_VAR_DEF)
+				continue;
+			int a = declared_atom(sp, sym_name(sy, p), p->name_len);
+			if (a < 0)
+				continue;
+			Def d = {a, f};
+			vec_push(&defs, d);
+			per_file[f]++;
+		}
+	}
+	for (int a = 0; a < sp->atoms.n; a++) {
+		int best = -1, best_n = 0;
+		for (int i = 0; i < defs.n; i++) {
+			if (defs.v[i].atom != a)
+				continue;
+			int f = defs.v[i].file, n = 0;
+			for (int j = 0; j < defs.n; j++)
+				n += defs.v[j].atom == a && defs.v[j].file == f;
+			if (n > best_n || (n == best_n && per_file[f] > per_file[best]) ||
+			    (n == best_n && per_file[f] == per_file[best] &&
+			     strcmp(session_path(s, f), session_path(s, best)) < 0)) {
+				best = f;
+				best_n = n;
+			}
+		}
+		sp->atoms.v[a].definer = best;
+	}
+	free(per_file);
+	vec_free(&defs);
+}
+
+/* For each atom, the other atoms of the header whose names its text
+ * uses, each once. */
+static IntVec *atom_uses_all(const Split *sp)
+{
+	IntVec *uses = xcalloc((size_t)sp->atoms.n + 1, sizeof(IntVec));
+	for (int b = 0; b < sp->atoms.n; b++) {
+		const Symbols *sy = sp->atoms.v[b].syms;
+		for (uint32_t k = 0; sy && k < sy->nuses; k++) {
+			const SymEntry *u = &sym_uses(sy)[k];
+			int id = intern_find(sp->names, sym_name(sy, u), u->name_len);
+			if (id < 0 || id >= sp->atom_of.n || sp->atom_of.v[id] < 0 || sp->atom_of.v[id] == b)
+				continue;
+			int a = sp->atom_of.v[id];
+			bool seen = false;
+			for (int i = 0; i < uses[b].n && !seen; i++)
+				seen = uses[b].v[i] == a;
+			if (!seen)
+				vec_push(&uses[b], a);
+		}
+	}
+	return uses;
+}
+
+/* One group per implementing file, its prototypes and extern variables
+ * first; then each type, macro and inline function goes with the group
+ * whose declarations use it or that it uses most (the struct a file's
+ * functions take, the macro wrapping one of them), whoever else uses it,
+ * until nothing more joins.  A tie, or nothing pointing anywhere, leaves
+ * the declaration in the header. */
+static void make_definer_groups(Split *sp)
+{
+	find_definers(sp);
+	for (int i = 0; i < sp->atoms.n; i++) {
+		Atom *a = &sp->atoms.v[i];
+		if (a->definer < 0)
+			continue;
+		int g = 0;
+		while (g < sp->groups.n && sp->groups.v[g].definer != a->definer)
+			g++;
+		if (g == sp->groups.n) {
+			Group ng = {0};
+			ng.definer = a->definer;
+			vec_push(&sp->groups, ng);
+		}
+		vec_push(&sp->groups.v[g].atoms, i);
+		a->group = g;
+	}
+	/* who uses whom, and which group each implementing file heads */
+	IntVec *uses = atom_uses_all(sp);
+	IntVec *used_by = xcalloc((size_t)sp->atoms.n + 1, sizeof(IntVec));
+	for (int b = 0; b < sp->atoms.n; b++)
+		for (int i = 0; i < uses[b].n; i++)
+			vec_push(&used_by[uses[b].v[i]], b);
+	int *group_of_file = xmalloc(((size_t)sp->nfiles + 1) * sizeof(int));
+	for (int f = 0; f <= sp->nfiles; f++)
+		group_of_file[f] = -1;
+	for (int g = 0; g < sp->groups.n; g++)
+		if (sp->groups.v[g].definer >= 0 && sp->groups.v[g].definer < sp->nfiles)
+			group_of_file[sp->groups.v[g].definer] = g;
+	int *score = xcalloc((size_t)sp->groups.n + 1, sizeof(int));
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (int i = 0; i < sp->atoms.n; i++) {
+			Atom *a = &sp->atoms.v[i];
+			if (a->group >= 0 || !a->names.n)
+				continue;
+			memset(score, 0, (size_t)sp->groups.n * sizeof(int));
+			for (int k = 0; k < used_by[i].n; k++) {
+				int g = sp->atoms.v[used_by[i].v[k]].group;
+				if (g >= 0)
+					score[g] += 2;
+			}
+			for (int k = 0; k < uses[i].n; k++) {
+				int g = sp->atoms.v[uses[i].v[k]].group;
+				if (g >= 0)
+					score[g] += 1;
+			}
+			/* the implementing file itself using it counts, a little */
+			for (int u = 0; u < a->users.n; u++)
+				if (a->users.v[u] < sp->nfiles && group_of_file[a->users.v[u]] >= 0)
+					score[group_of_file[a->users.v[u]]]++;
+			int best = -1;
+			bool tie = false;
+			for (int g = 0; g < sp->groups.n; g++) {
+				if (!score[g])
+					continue;
+				if (best < 0 || score[g] > score[best]) {
+					best = g;
+					tie = false;
+				} else if (score[g] == score[best]) {
+					tie = true;
+				}
+			}
+			if (best >= 0 && !tie) {
+				vec_push(&sp->groups.v[best].atoms, i);
+				a->group = best;
+				changed = true;
+			}
+		}
+	}
+	free(score);
+	free(group_of_file);
+	for (int b = 0; b < sp->atoms.n; b++) {
+		vec_free(&uses[b]);
+		vec_free(&used_by[b]);
+	}
+	free(uses);
+	free(used_by);
+	for (int g = 0; g < sp->groups.n; g++) {
+		Group *gr = &sp->groups.v[g];
+		if (gr->atoms.n > 1)
+			qsort(gr->atoms.v, (size_t)gr->atoms.n, sizeof(int), cmp_int);
+		group_users(sp, gr);
+	}
 }
 
 /* What stays must not use what leaves: a declaration used from another
@@ -700,6 +889,48 @@ static void suggest_names(Split *sp)
 	free_words(&rest_all);
 }
 
+/* --by=definer: the header is named after the implementing file.  Where
+ * the header sits beside the sources (git's cache.h and object-name.c)
+ * it is that file with .h; where headers have a directory of their own
+ * (include/linux/sched.h and kernel/fork.c) it goes below the header's
+ * stem: include/linux/sched/fork.h.  A name two groups would share gets
+ * the implementing file's directory in front. */
+static void definer_names(Split *sp)
+{
+	char *hdir = path_dirname(sp->header_rel);
+	const char *base = strrchr(sp->header_rel, '/');
+	base = base ? base + 1 : sp->header_rel;
+	char *stemname = xstrndup(base, strcspn(base, "."));
+	for (int gi = 0; gi < sp->groups.n; gi++) {
+		Group *g = &sp->groups.v[gi];
+		const char *def = session_path(sp->s, g->definer);
+		char *ddir = path_dirname(def);
+		const char *dbase = strrchr(def, '/');
+		dbase = dbase ? dbase + 1 : def;
+		size_t stem_len = strcspn(dbase, ".");
+		bool beside = !strcmp(hdir, ".") || !strcmp(hdir, ddir);
+		char *name = beside ? xasprintf("%s%s%.*s.h", strcmp(ddir, ".") ? ddir : "", strcmp(ddir, ".") ? "/" : "",
+						(int)stem_len, dbase)
+				    : xasprintf("%s/%s/%.*s.h", hdir, stemname, (int)stem_len, dbase);
+		for (int k = 0; k < gi; k++)
+			if (!strcmp(sp->groups.v[k].name, name)) {
+				const char *pdir = strrchr(ddir, '/');
+				pdir = pdir ? pdir + 1 : ddir;
+				free(name);
+				name = xasprintf("%s/%s/%s-%.*s.h", hdir, stemname, pdir, (int)stem_len, dbase);
+				break;
+			}
+		char *abs = path_join(sp->tree, name);
+		struct stat st;
+		g->exists = stat(abs, &st) == 0;
+		free(abs);
+		g->name = name;
+		free(ddir);
+	}
+	free(stemname);
+	free(hdir);
+}
+
 /* ---------------------------------------------------------------- output */
 
 static char *spelled(const char *rel)
@@ -733,10 +964,23 @@ static void drop_small(Split *sp, int min_lines)
 			sp->atoms.v[sp->groups.v[gi].atoms.v[a]].group = gi;
 }
 
+/* The TUs that still see the group's lines: those reaching a user, and
+ * where the declarations go into a header that exists, those reaching it. */
 static void group_saving(Split *sp, Group *g)
 {
 	unsigned char *seen = xmalloc((size_t)sp->nfiles + 1);
-	g->tus = g->users.n ? reverse_reach(sp, g->users.v, g->users.n, seen) : 0;
+	IntVec starts = {0};
+	for (int i = 0; i < g->users.n; i++)
+		vec_push(&starts, g->users.v[i]);
+	if (g->exists) {
+		char *abs = path_join(sp->tree, g->name);
+		int f = fs_add(&sp->s->ft, fs_key(&sp->s->ft, abs), 0);
+		if (f < sp->nfiles)
+			vec_push(&starts, f);
+		free(abs);
+	}
+	g->tus = starts.n ? reverse_reach(sp, starts.v, starts.n, seen) : 0;
+	vec_free(&starts);
 	free(seen);
 }
 
@@ -760,7 +1004,9 @@ static void print_text(Split *sp)
 	for (int gi = 0; gi < sp->groups.n; gi++) {
 		Group *g = &sp->groups.v[gi];
 		char *sp_name = spelled(g->name);
-		printf("\ngroup %d: %s\n", gi + 1, sp_name);
+		printf("\ngroup %d: %s%s\n", gi + 1, sp_name, g->exists ? " (exists: the declarations go at its end)" : "");
+		if (sp->by_definer)
+			printf("  implemented in: %s\n", session_path(s, g->definer));
 		printf("  symbols:");
 		for (int i = 0; i < g->atoms.n; i++) {
 			Atom *a = &sp->atoms.v[g->atoms.v[i]];
@@ -772,8 +1018,12 @@ static void print_text(Split *sp)
 			Atom *a = &sp->atoms.v[g->atoms.v[i]];
 			printf("%s%d-%d", i ? ", " : "", a->span.first, a->span.last);
 		}
-		printf(")\n  used by: %d of %d TUs, through %d file%s:", g->tus, sp->header_tus, g->users.n,
-		       g->users.n == 1 ? "" : "s");
+		if (g->exists)
+			printf(")\n  seen by: %d of %d TUs (%s's includers too), used by %d file%s:", g->tus,
+			       sp->header_tus, g->name, g->users.n, g->users.n == 1 ? "" : "s");
+		else
+			printf(")\n  used by: %d of %d TUs, through %d file%s:", g->tus, sp->header_tus, g->users.n,
+			       g->users.n == 1 ? "" : "s");
 		for (int i = 0; i < g->users.n && i < 8; i++)
 			printf(" %s", session_path(s, g->users.v[i]));
 		if (g->users.n > 8)
@@ -807,6 +1057,7 @@ static void print_json(Split *sp)
 	StrBuf b = {0};
 	sb_adds(&b, "{\"header\": ");
 	json_string(&b, sp->header_rel);
+	sb_addf(&b, ", \"by\": \"%s\"", sp->by_definer ? "definer" : "users");
 	sb_addf(&b, ", \"lines\": %d, \"declarations\": %d, \"tus\": %d, \"groups\": [", sp->text.nlines,
 		sp->atoms.n, sp->header_tus);
 	for (int gi = 0; gi < sp->groups.n; gi++) {
@@ -832,7 +1083,13 @@ static void print_json(Split *sp)
 			sb_adds(&b, i ? ", " : "");
 			json_string(&b, g->takes.v[i]);
 		}
-		sb_addf(&b, "], \"extra_lines\": %ld, \"saved_build_lines\": %ld}", g->extra_lines, saved_lines(sp, g));
+		sb_addf(&b, "], \"extra_lines\": %ld, \"saved_build_lines\": %ld, \"exists\": %s", g->extra_lines,
+			saved_lines(sp, g), g->exists ? "true" : "false");
+		if (sp->by_definer) {
+			sb_adds(&b, ", \"definer\": ");
+			json_string(&b, session_path(s, g->definer));
+		}
+		sb_adds(&b, "}");
 	}
 	sb_adds(&b, "]}\n");
 	fwrite(b.buf, 1, b.len, stdout);
@@ -845,9 +1102,13 @@ static void write_plan(Split *sp, const char *path)
 	if (!f)
 		die("split: cannot write %s", path);
 	fprintf(f, "# hdrslim split %s: run with hdrslim series --verify TREE %s\n", sp->header_rel, path);
+	/* a header that exists already takes its declarations in one move */
 	for (int gi = 0; gi < sp->groups.n; gi++) {
 		Group *g = &sp->groups.v[gi];
-		fprintf(f, "split %s -> %s:", sp->header_rel, g->name);
+		if (g->exists)
+			fprintf(f, "move %s -> %s:", sp->header_rel, g->name);
+		else
+			fprintf(f, "split %s -> %s:", sp->header_rel, g->name);
 		for (int i = 0; i < g->atoms.n; i++) {
 			Atom *a = &sp->atoms.v[g->atoms.v[i]];
 			for (int k = 0; k < a->names.n; k++)
@@ -856,7 +1117,8 @@ static void write_plan(Split *sp, const char *path)
 		fprintf(f, "\n");
 	}
 	for (int gi = 0; gi < sp->groups.n; gi++)
-		fprintf(f, "unbackinclude %s %s\n", sp->header_rel, sp->groups.v[gi].name);
+		if (!sp->groups.v[gi].exists)
+			fprintf(f, "unbackinclude %s %s\n", sp->header_rel, sp->groups.v[gi].name);
 	/* the includes only a group used leave with it */
 	for (int gi = 0; gi < sp->groups.n; gi++)
 		for (int i = 0; i < sp->groups.v[gi].takes.n; i++)
@@ -965,8 +1227,14 @@ int cmd_split(int argc, char **argv)
 	sp.similar = number_opt(&argc, argv, "--similar", 0.5);
 	char *plan = option_value(&argc, argv, "split", "--plan");
 	char *symbol = option_value(&argc, argv, "split", "--symbol");
+	char *by = option_value(&argc, argv, "split", "--by");
+	if (by && strcmp(by, "users") && strcmp(by, "definer"))
+		die("split: --by takes users or definer, not '%s'", by);
+	sp.by_definer = by && !strcmp(by, "definer");
+	free(by);
 	char *min_text = option_value(&argc, argv, "split", "--min-lines");
-	int min_lines = 8;
+	/* by definer, every implementing file gets its header, however small */
+	int min_lines = sp.by_definer ? 1 : 8;
 	if (min_text) {
 		char *end;
 		long v = strtol(min_text, &end, 10);
@@ -1012,11 +1280,17 @@ int cmd_split(int argc, char **argv)
 	if (symbol) {
 		one_symbol(&sp, symbol);
 	} else {
-		make_groups(&sp);
+		if (sp.by_definer)
+			make_definer_groups(&sp);
+		else
+			make_groups(&sp);
 		pin(&sp);
 		takes_along(&sp);
 		drop_small(&sp, min_lines);
-		suggest_names(&sp);
+		if (sp.by_definer)
+			definer_names(&sp);
+		else
+			suggest_names(&sp);
 		for (int gi = 0; gi < sp.groups.n; gi++)
 			group_saving(&sp, &sp.groups.v[gi]);
 		if (o.json)

@@ -177,4 +177,152 @@ test_expect_success 'edge: the proposal runs as a series whose every commit comp
 	grep -q "#include <big/" src/stats.c
 '
 
+# A git-shaped tree: headers beside the sources, one umbrella cache.h
+# declaring what index.c, path.c, env.c and quote.c implement (quote.h
+# exists already).  --by=definer cuts it the way the project would: one
+# header per implementing file, each type and macro with the functions
+# that use it, whoever else uses it.
+mkdir -p defs
+echo -I. >defs/compile_flags.txt
+cat >defs/cache.h <<'EOF'
+#ifndef CACHE_H
+#define CACHE_H
+
+/* the index */
+struct index_entry {
+	int mode;
+	char name[32];
+};
+#define INDEX_MAX 64
+struct index_state {
+	struct index_entry entries[INDEX_MAX];
+	int nr;
+};
+int index_add(struct index_state *is, const char *name);
+int index_find(const struct index_state *is, const char *name);
+static inline int index_empty(const struct index_state *is)
+{
+	return is->nr == 0;
+}
+
+/* paths */
+#define PATH_SEP '/'
+int path_depth(const char *p);
+int path_is_absolute(const char *p);
+
+/* the environment */
+extern int verbose_level;
+int env_get(const char *name);
+
+/* quoting */
+void quote_print(const char *s);
+
+#endif
+EOF
+cat >defs/quote.h <<'EOF'
+#ifndef QUOTE_H
+#define QUOTE_H
+void quote_other(void);
+#endif
+EOF
+cat >defs/index.c <<'EOF'
+#include "cache.h"
+#include <string.h>
+int index_add(struct index_state *is, const char *name)
+{
+	if (is->nr >= INDEX_MAX)
+		return -1;
+	strncpy(is->entries[is->nr].name, name, 31);
+	return is->nr++;
+}
+int index_find(const struct index_state *is, const char *name)
+{
+	for (int i = 0; i < is->nr; i++)
+		if (!strcmp(is->entries[i].name, name))
+			return i;
+	return -1;
+}
+EOF
+cat >defs/path.c <<'EOF'
+#include "cache.h"
+int path_depth(const char *p)
+{
+	int n = 0;
+	for (; *p; p++)
+		n += *p == PATH_SEP;
+	return n;
+}
+int path_is_absolute(const char *p) { return *p == PATH_SEP; }
+EOF
+cat >defs/env.c <<'EOF'
+#include "cache.h"
+#include <stdlib.h>
+int verbose_level;
+int env_get(const char *name) { return getenv(name) != NULL; }
+EOF
+cat >defs/quote.c <<'EOF'
+#include "cache.h"
+#include "quote.h"
+#include <stdio.h>
+void quote_print(const char *s) { printf("'%s'", s); }
+void quote_other(void) { }
+EOF
+cat >defs/main.c <<'EOF'
+#include "cache.h"
+int main(void)
+{
+	struct index_state is = {0};
+	index_add(&is, "a");
+	quote_print("x");
+	return path_depth("/a/b") + verbose_level + index_empty(&is);
+}
+EOF
+cat >defs/tool.c <<'EOF'
+#include "cache.h"
+int tool(void);
+int tool(void) { return env_get("HOME") + path_is_absolute("/"); }
+EOF
+
+test_expect_success 'by definer: one group per implementing file, named after it' '
+	hdrslim split --by=definer defs cache.h >out &&
+	test "$(group_of index_add)" = "INDEX_MAX index_add index_empty index_entry index_find index_state" &&
+	test "$(group_of path_depth)" = "PATH_SEP path_depth path_is_absolute" &&
+	test "$(group_of env_get)" = "env_get verbose_level" &&
+	test "$(group_of quote_print)" = "quote_print" &&
+	grep -B2 "^  symbols: index_entry" out | grep -q "^group [0-9]*: \"index.h\"" &&
+	grep -q "^  implemented in: path.c" out &&
+	grep -q "^group [0-9]*: \"quote.h\" (exists" out &&
+	hdrslim split --by=definer --json defs cache.h >json &&
+	grep -q "\"by\": \"definer\"" json && grep -q "\"definer\": \"env.c\"" json
+'
+
+test_expect_success 'by definer: each group'"'"'s functions and variables are defined in its file (grep decides)' '
+	for f in index path env quote; do
+		awk "/^  implemented in: $f.c/ { getline; for (i = 2; i <= NF; i++) print \$i }" out >names &&
+		test -s names &&
+		for n in $(cat names); do
+			case $n in [A-Z]*|index_entry|index_state|index_empty) continue;; esac
+			grep -q "^[a-z].*[ *]$n\( =\|;\|(\)" defs/$f.c || { echo "$n not in $f.c"; return 1; }
+		done || return 1
+	done
+'
+
+test_expect_success 'by definer: the plan runs as a series (a move where the header exists); every commit compiles' '
+	example_repo d1 "$TRASH_DIRECTORY/defs" && cd d1 && git tag start &&
+	hdrslim split --by=definer . cache.h --plan ../defs.plan >/dev/null &&
+	grep -q "^move cache.h -> quote.h: quote_print$" ../defs.plan &&
+	grep -q "^split cache.h -> index.h: " ../defs.plan &&
+	hdrslim series --verify . ../defs.plan >log 2>&1 &&
+	test "$(git rev-list --count start..HEAD)" = 7 &&
+	for c in $(git rev-list --reverse start..HEAD); do
+		git checkout -q $c &&
+		for f in *.c; do gcc -Wall -Wmissing-prototypes -Werror -fsyntax-only -I. $f || return 1; done
+	done &&
+	git checkout -q hdrslim/defs &&
+	! grep -q "index_add\|path_depth\|quote_print\|env_get" cache.h &&
+	grep -q "^void quote_print" quote.h &&
+	grep -q "#include \"index.h\"" main.c && grep -q "#include \"quote.h\"" main.c &&
+	git log --format=%s start..HEAD | grep -q "^cache: Move declarations for quote.c functions to quote.h$"
+'
+
 test_done
