@@ -10,10 +10,9 @@
  * The user's work tree is never touched, not even for a moment: both
  * revisions are checked out in a second, temporary git work tree (git
  * worktree add, then a checkout of the other revision, which writes only
- * the files that differ).  Swapping the revisions' files into the user's
- * tree, as verify does for its before-compile, would be cheaper on a
- * kernel, but it would measure the user's uncommitted edits along with
- * the revisions and could lose an edit saved while the run is going.  The
+ * the files that differ): verify's mirror of the work tree with a few
+ * files replaced would measure the user's uncommitted edits along with
+ * the revisions, and measure needs every file at each revision.  The
  * scratch tree goes when the run ends, however it ends: the measuring
  * runs in a child process and the parent removes the work tree after the
  * child has gone, whether it finished, died (exit 2) or was interrupted.

@@ -144,10 +144,10 @@ static void read_child(int fd, pid_t pid, StrBuf *out)
 		kill(pid, got_signal);
 }
 
-/* Verification runs in a child process: the compiles, the swapped files
- * and their signal handling are its own, so an interrupt (forwarded to
- * it) ends with the work tree restored by verify, and this process then
- * puts the step's own edits back.  The child reports one line
+/* Verification runs in a child process: the compiles, the before-compile's
+ * mirror and their signal handling are its own, so an interrupt
+ * (forwarded to it) ends with the mirror removed by verify, and this
+ * process then puts the step's own edits back.  The child reports one line
  * "REGRESSIONS COMPILED" and a line "TU<TAB>FIRST ERROR" per regression.
  * Returns 0 verified, 1 regression, 2 interrupted or verify failed. */
 static int verify_in_child(Stepper *st, int *compiled, char **why)

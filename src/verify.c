@@ -6,11 +6,12 @@
  * .cmd file, or the session's flags), running many compiles at once
  * (poll() over one pipe per child; a GNU make jobserver client when
  * MAKEFLAGS names one), finding the affected TUs, and the before-compile
- * of verify_run, which swaps the revision's versions of the changed files
- * into the work tree and puts the user's bytes back.  The user's files
- * are kept in memory and in a directory under $TMPDIR while swapped; the
- * restore is written with async-signal-safe calls only, so that SIGINT,
- * SIGTERM, SIGHUP and exit() (die) all restore before the process goes.
+ * of verify_run, which compiles the failures again in a mirror of the
+ * work tree under $TMPDIR holding the revision's versions of the changed
+ * files: the work tree itself is never written, so no signal can leave
+ * it changed.  The mirror is removed with async-signal-safe calls, so
+ * that SIGINT, SIGTERM, SIGHUP and exit() (die) all leave nothing behind
+ * (SIGKILL leaves the mirror in $TMPDIR, and the work tree as it was).
  */
 #include "verify.h"
 
@@ -438,6 +439,31 @@ static void kbuild_cmd(const char *build, const char *root, const char *abs, con
 	free(text);
 }
 
+/* Points a command at the before-compile's mirror: every path under
+ * from (as given, and as resolved) names the same path under to. */
+static void cmd_redirect(Cmd *c, const char *from, const char *to)
+{
+	char *real = realpath(from, NULL);
+	const char *froms[2] = {from, real && strcmp(real, from) ? real : NULL};
+	for (int k = 0; k < 2 && froms[k]; k++) {
+		for (int i = 0; c->argv && c->argv[i]; i++) {
+			StrBuf sb = {0};
+			sb_adds(&sb, c->argv[i]);
+			repoint(&sb, froms[k], to);
+			free(c->argv[i]);
+			c->argv[i] = sb.buf;
+		}
+		if (c->cwd) {
+			StrBuf sb = {0};
+			sb_adds(&sb, c->cwd);
+			repoint(&sb, froms[k], to);
+			free(c->cwd);
+			c->cwd = sb.buf;
+		}
+	}
+	free(real);
+}
+
 /* The session's own flags: what -I/-D/... and compile_flags.txt gave. */
 static void flags_cmd(Session *s, const char *tu, const VerifyOpts *o, Cmd *c)
 {
@@ -619,30 +645,28 @@ static void js_close(void)
 	js.held = NULL;
 }
 
-/* ---- the swapped files and the signals that must not lose them ---- */
+/* ---- the before-compile's tree, and the signals ---- */
 
-typedef struct {
-	char *rel;        /* as git names it */
-	char *path;       /* absolute */
-	char *tmp;        /* written, then renamed over path */
-	bool skip;        /* not a regular file: left alone */
-	bool now_exists;  /* in the work tree */
-	char *now;        /* the work tree's bytes */
-	size_t now_len;
-	mode_t mode;
-	struct timespec times[2]; /* atime, mtime */
-	bool rev_exists;
-	StrBuf rev;
-	char *copy;       /* its copy under $TMPDIR: DIR/N-name, see DIR/MANIFEST */
-} Swap;
+/* The revision's state is built beside the work tree, never in it: a
+ * directory under $TMPDIR mirroring the git top, real directories holding
+ * a symbolic link to every file of the work tree (tracked or not: an
+ * in-tree generated config.h counts), except the changed files, which
+ * hold the revision's bytes (or are absent, when the revision lacks
+ * them).  Directories are real so that `..` in an include stays inside
+ * the mirror.  The compilers read it through their own commands with the
+ * top's path pointed at the mirror; nothing is ever written in the work
+ * tree, so no signal, not even SIGKILL, can leave it changed.  What the
+ * mirror is made of is recorded in order, so that a signal handler can
+ * remove it with unlink() and rmdir() alone. */
+static struct {
+	char *root;       /* $TMPDIR/hdrslim-verify-XXXXXX */
+	char *tree;       /* root/NAME: the top's mirror */
+	char **made;      /* every path made under root, in order */
+	int nmade, capmade;
+	volatile sig_atomic_t active;
+} bt;
 
 static struct {
-	Swap *v;
-	int n;
-	char **made_dirs; /* created for files deleted since rev, in order */
-	int nmade;
-	char *backup, *manifest; /* the copies' directory and its index */
-	volatile sig_atomic_t swapped;
 	volatile sig_atomic_t interrupted; /* the signal that stopped the run, 0: none */
 	pid_t *pids;      /* running compiles (process group leaders), 0: free */
 	int npids;
@@ -653,73 +677,73 @@ static struct {
 
 static const int caught[3] = {SIGINT, SIGTERM, SIGHUP};
 
-/* Writes bytes to path through tmp and rename(), with mode and (times
- * non-NULL) atime and mtime.  Async-signal-safe. */
-static int write_raw(const char *path, const char *tmp, const char *bytes, size_t len, mode_t mode,
-		     const struct timespec *times)
+/* Removes the mirror.  Async-signal-safe: it runs from the signal
+ * handler and from exit(). */
+static void bt_remove_raw(void)
 {
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -1;
-	size_t off = 0;
-	while (off < len) {
-		ssize_t w = write(fd, bytes + off, len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			close(fd);
-			unlink(tmp);
-			return -1;
-		}
-		off += (size_t)w;
-	}
-	if (fchmod(fd, mode) < 0 || (times && futimens(fd, times) < 0) || close(fd) < 0) {
-		unlink(tmp);
-		return -1;
-	}
-	return rename(tmp, path);
-}
-
-/* Puts the work tree's files back.  Async-signal-safe: it runs from the
- * signal handler and from exit(). */
-static int restore_raw(void)
-{
-	int failed = 0;
-	for (int i = 0; i < g.n; i++) {
-		Swap *w = &g.v[i];
-		if (w->skip)
-			continue;
-		if (w->now_exists) {
-			if (write_raw(w->path, w->tmp, w->now, w->now_len, w->mode, w->times) < 0)
-				failed++;
-		} else if (w->rev_exists) {
-			if (unlink(w->path) < 0 && errno != ENOENT)
-				failed++;
-		}
-	}
-	for (int i = g.nmade - 1; i >= 0; i--)
-		rmdir(g.made_dirs[i]);
-	g.swapped = 0;
-	return failed;
-}
-
-/* Removes the copies once the work tree is back.  Async-signal-safe:
- * every path was made beforehand. */
-static void drop_copies(void)
-{
-	if (!g.backup)
+	if (!bt.active)
 		return;
-	for (int i = 0; i < g.n; i++)
-		if (g.v[i].copy)
-			unlink(g.v[i].copy);
-	unlink(g.manifest);
-	rmdir(g.backup);
+	bt.active = 0;
+	for (int i = bt.nmade - 1; i >= 0; i--)
+		if (unlink(bt.made[i]) < 0)
+			rmdir(bt.made[i]);
+	rmdir(bt.root);
 }
 
-/* Stops the compiles, gives make its tokens back and puts the work tree
- * back; then the signal does what it did before verify: a caller's
- * handler (`series` stops at the last good commit) runs and the run
- * returns early, else the process dies of it. */
+static void bt_made(const char *path)
+{
+	if (bt.nmade == bt.capmade) {
+		bt.capmade = bt.capmade ? 2 * bt.capmade : 1024;
+		bt.made = xrealloc(bt.made, (size_t)bt.capmade * sizeof(char *));
+	}
+	bt.made[bt.nmade++] = xstrdup(path);
+}
+
+/* Mirrors dir (absolute) at to: real directories, links to the files. */
+static void bt_mirror(const char *dir, const char *to, bool top)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		die("verify: cannot read %s: %s", dir, strerror(errno));
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		const char *n = de->d_name;
+		if (!strcmp(n, ".") || !strcmp(n, "..") || (top && !strcmp(n, ".git")))
+			continue;
+		char *from = path_join(dir, n), *at = path_join(to, n);
+		struct stat st;
+		if (lstat(from, &st) == 0 && S_ISDIR(st.st_mode)) {
+			if (mkdir(at, 0755) < 0)
+				die("verify: cannot make %s: %s", at, strerror(errno));
+			bt_made(at);
+			bt_mirror(from, at, false);
+		} else {
+			if (symlink(from, at) < 0)
+				die("verify: cannot make %s: %s", at, strerror(errno));
+			bt_made(at);
+		}
+		free(from);
+		free(at);
+	}
+	closedir(d);
+}
+
+static void bt_mkdirs_for(const char *path)
+{
+	char *p = xstrdup(path);
+	for (char *slash = strchr(p + strlen(bt.tree), '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = 0;
+		if (mkdir(p, 0755) == 0)
+			bt_made(p);
+		*slash = '/';
+	}
+	free(p);
+}
+
+/* Stops the compiles, gives make its tokens back and removes the
+ * before-compile's mirror; then the signal does what it did before
+ * verify: a caller's handler (`series` stops at the last good commit)
+ * runs and the run returns early, else the process dies of it. */
 static void on_signal(int sig, siginfo_t *info, void *ctx)
 {
 	g.interrupted = sig;
@@ -727,15 +751,7 @@ static void on_signal(int sig, siginfo_t *info, void *ctx)
 		if (g.pids[i] > 0)
 			kill(-g.pids[i], SIGTERM);
 	js_release_all();
-	if (g.swapped) {
-		if (restore_raw()) {
-			static const char msg[] = "hdrslim: verify: interrupted; some files could not be "
-						  "restored: the work tree's copies are in the directory named above\n";
-			(void)!write(2, msg, sizeof(msg) - 1);
-		} else {
-			drop_copies();
-		}
-	}
+	bt_remove_raw();
 	for (int k = 0; k < 3; k++) {
 		const struct sigaction *old = &g.old[k];
 		if (caught[k] != sig)
@@ -755,17 +771,16 @@ static void on_signal(int sig, siginfo_t *info, void *ctx)
 	raise(sig);
 }
 
-static void on_exit_restore(void)
+static void on_exit_cleanup(void)
 {
 	js_release_all();
-	if (g.swapped && !restore_raw())
-		drop_copies();
+	bt_remove_raw();
 }
 
 static void handlers_push(void)
 {
 	if (!g.atexit_done) {
-		atexit(on_exit_restore);
+		atexit(on_exit_cleanup);
 		g.atexit_done = true;
 	}
 	if (g.handlers++)
@@ -1034,6 +1049,23 @@ void verify_compile(Session *s, const StrVec *tus, const VerifyOpts *o, VerifyTu
 {
 	if (!g.handlers)
 		g.interrupted = 0;
+	/* a wrapper named by a relative path (--cc-wrapper ./mycc) means the
+	 * one here, wherever the command runs (the before-compile's mirror) */
+	VerifyOpts local;
+	char *wrapper_abs = NULL;
+	if (o->cc_wrapper && o->cc_wrapper[0] != '/') {
+		size_t first = strcspn(o->cc_wrapper, " \t");
+		if (memchr(o->cc_wrapper, '/', first)) {
+			char *word = xstrndup(o->cc_wrapper, first);
+			char *abs = path_absolute(word);
+			wrapper_abs = xasprintf("%s%s", abs, o->cc_wrapper + first);
+			free(abs);
+			free(word);
+			local = *o;
+			local.cc_wrapper = wrapper_abs;
+			o = &local;
+		}
+	}
 	verify_tus_free(out);
 	int n = tus->n;
 	Cmd *cmds = xcalloc((size_t)n + 1, sizeof(Cmd));
@@ -1055,6 +1087,9 @@ void verify_compile(Session *s, const StrVec *tus, const VerifyOpts *o, VerifyTu
 			flags_cmd(s, tus->v[i], o, &cmds[i]);
 		free(abs);
 	}
+	if (o->redirect_to)
+		for (int i = 0; i < n; i++)
+			cmd_redirect(&cmds[i], o->redirect_from, o->redirect_to);
 	if (n)
 		run_all(cmds, n, o, out);
 	for (int i = 0; i < n; i++)
@@ -1062,6 +1097,7 @@ void verify_compile(Session *s, const StrVec *tus, const VerifyOpts *o, VerifyTu
 	free(cmds);
 	free(db_path);
 	free(build);
+	free(wrapper_abs);
 }
 
 void verify_tus_free(VerifyTuVec *v)
@@ -1304,159 +1340,73 @@ void verify_affected(Session *s, const StrVec *changed, StrVec *tus)
 
 /* ---- verify_run: after, then before for what fails ---- */
 
-static void mkdirs_for(const char *path)
+static void bt_write(const char *path, const char *bytes, size_t len)
 {
-	char *p = xstrdup(path);
-	for (char *slash = strchr(p + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-		*slash = 0;
-		if (mkdir(p, 0755) == 0) {
-			g.made_dirs = xrealloc(g.made_dirs, (size_t)(g.nmade + 1) * sizeof(char *));
-			g.made_dirs[g.nmade++] = xstrdup(p);
-		}
-		*slash = '/';
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		die("verify: cannot write %s: %s", path, strerror(errno));
+	bt_made(path);
+	for (size_t off = 0; off < len;) {
+		ssize_t w = write(fd, bytes + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			die("verify: cannot write %s: %s", path, strerror(errno));
+		off += (size_t)w;
 	}
-	free(p);
+	if (close(fd) < 0)
+		die("verify: cannot write %s: %s", path, strerror(errno));
 }
 
-/* Reads the work tree's state of every changed file and keeps a copy
- * under $TMPDIR; returns that directory. */
-static char *take_stock(const char *top, const char *rev, const StrVec *changed)
+/* The mirror of top with rev's versions of the changed files; returns
+ * its path (bt.tree).  Signals wait while it is being made, so that the
+ * handler always sees a complete record of what to remove. */
+static const char *bt_make(const char *top, const char *rev, const StrVec *changed)
 {
 	const char *tmpdir = getenv("TMPDIR");
-	char *backup = xasprintf("%s/hdrslim-verify-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	if (!mkdtemp(backup))
-		die("verify: cannot create a directory for the work tree's copies (%s): %s", backup,
+	sigset_t old;
+	block_signals(&old);
+	bt.root = xasprintf("%s/hdrslim-verify-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!mkdtemp(bt.root))
+		die("verify: cannot create a directory for the revision's files (%s): %s", bt.root,
 		    strerror(errno));
-	g.v = xcalloc((size_t)changed->n + 1, sizeof(Swap));
-	g.n = changed->n;
-	g.backup = backup;
-	g.manifest = xasprintf("%s/MANIFEST", backup);
-	/* flat, so that a signal handler can remove the copies by name */
-	StrBuf manifest = {0};
-	sb_adds(&manifest, "# copy\twork tree file (restore with: cp -p COPY FILE)\n");
+	const char *base = strrchr(top, '/');
+	bt.tree = path_join(bt.root, base && base[1] ? base + 1 : "tree");
+	bt.active = 1;
+	if (mkdir(bt.tree, 0755) < 0)
+		die("verify: cannot make %s: %s", bt.tree, strerror(errno));
+	bt_made(bt.tree);
+	bt_mirror(top, bt.tree, true);
 	for (int i = 0; i < changed->n; i++) {
-		Swap *w = &g.v[i];
-		w->rel = xstrdup(changed->v[i]);
-		w->path = path_join(top, changed->v[i]);
-		char *slash = strrchr(w->path, '/');
-		w->tmp = xasprintf("%.*s/.%s.hdrslim-verify~", (int)(slash - w->path), w->path, slash + 1);
-		struct stat st;
-		if (lstat(w->path, &st) == 0) {
-			if (!S_ISREG(st.st_mode)) {
-				w->skip = true;
-				continue;
-			}
-			w->now_exists = true;
-			w->now = read_all(w->path, &w->now_len);
-			if (!w->now)
-				die("verify: cannot read %s: %s", w->path, strerror(errno));
-			w->mode = st.st_mode & 07777;
-			w->times[0] = st.st_atim;
-			w->times[1] = st.st_mtim;
-			w->copy = xasprintf("%s/%d-%s", backup, i, slash + 1);
-			char *copy_tmp = xasprintf("%s/tmp", backup);
-			if (write_raw(w->copy, copy_tmp, w->now, w->now_len, w->mode | 0600, w->times) < 0)
-				die("verify: cannot keep a copy of %s in %s: %s", w->rel, backup, strerror(errno));
-			free(copy_tmp);
-			sb_addf(&manifest, "%d-%s\t%s\n", i, slash + 1, w->path);
-		} else if (errno != ENOENT) {
-			die("verify: %s: %s", w->path, strerror(errno));
+		char *at = path_join(bt.tree, changed->v[i]);
+		if (unlink(at) < 0 && errno != ENOENT)
+			die("verify: cannot replace %s: %s", at, strerror(errno));
+		StrBuf bytes = {0};
+		if (git_show(top, rev, changed->v[i], &bytes)) {
+			bt_mkdirs_for(at);
+			bt_write(at, bytes.buf ? bytes.buf : "", bytes.len);
 		}
-		w->rev_exists = git_show(top, rev, w->rel, &w->rev);
+		free(bytes.buf);
+		free(at);
 	}
-	FILE *mf = fopen(g.manifest, "w");
-	if (!mf || fwrite(manifest.buf, 1, manifest.len, mf) != manifest.len || fclose(mf))
-		die("verify: cannot write %s: %s", g.manifest, strerror(errno));
-	free(manifest.buf);
-	return backup;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return bt.tree;
 }
 
-/* Puts rev's versions in place: changed files get rev's bytes, files new
- * since rev go (their bytes are kept), deleted ones come back. */
-static void swap_in(void)
+static void bt_free(void)
 {
 	sigset_t old;
 	block_signals(&old);
-	g.swapped = 1;
-	for (int i = 0; i < g.n; i++) {
-		Swap *w = &g.v[i];
-		if (w->skip)
-			continue;
-		int r = 0;
-		if (w->rev_exists) {
-			if (!w->now_exists)
-				mkdirs_for(w->path);
-			r = write_raw(w->path, w->tmp, w->rev.buf ? w->rev.buf : "", w->rev.len,
-				      w->now_exists ? w->mode : 0644, NULL);
-		} else if (w->now_exists) {
-			r = unlink(w->path);
-		}
-		if (r < 0) {
-			int e = errno;
-			restore_raw();
-			sigprocmask(SIG_SETMASK, &old, NULL);
-			die("verify: cannot put the old version of %s in place: %s", w->path, strerror(e));
-		}
-	}
+	bt_remove_raw();
+	for (int i = 0; i < bt.nmade; i++)
+		free(bt.made[i]);
+	free(bt.made);
+	bt.made = NULL;
+	bt.nmade = bt.capmade = 0;
+	free(bt.root);
+	free(bt.tree);
+	bt.root = bt.tree = NULL;
 	sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
-/* Restores, then checks every byte, the mode and the mtime.  Returns
- * false (naming each file that differs) when the restore is not exact. */
-static bool restore_and_check(void)
-{
-	sigset_t old;
-	block_signals(&old);
-	int failed = restore_raw();
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	bool ok = !failed;
-	for (int i = 0; i < g.n; i++) {
-		Swap *w = &g.v[i];
-		if (w->skip)
-			continue;
-		struct stat st;
-		bool exists = lstat(w->path, &st) == 0;
-		bool same = exists == w->now_exists;
-		if (same && exists) {
-			size_t len;
-			char *bytes = read_all(w->path, &len);
-			same = bytes && len == w->now_len && !memcmp(bytes, w->now, len) &&
-			       (st.st_mode & 07777) == w->mode &&
-			       st.st_mtim.tv_sec == w->times[1].tv_sec &&
-			       st.st_mtim.tv_nsec == w->times[1].tv_nsec;
-			free(bytes);
-		}
-		if (!same) {
-			fprintf(stderr, "hdrslim: verify: %s was not restored exactly; the work tree's version "
-				"is %s\n", w->path, w->copy ? w->copy : "(none: it did not exist)");
-			ok = false;
-		}
-	}
-	return ok;
-}
-
-static void swaps_free(void)
-{
-	for (int i = 0; i < g.n; i++) {
-		Swap *w = &g.v[i];
-		free(w->rel);
-		free(w->path);
-		free(w->tmp);
-		free(w->now);
-		free(w->rev.buf);
-		free(w->copy);
-	}
-	free(g.v);
-	g.backup = NULL;
-	free(g.manifest);
-	g.manifest = NULL;
-	g.v = NULL;
-	g.n = 0;
-	for (int i = 0; i < g.nmade; i++)
-		free(g.made_dirs[i]);
-	free(g.made_dirs);
-	g.made_dirs = NULL;
-	g.nmade = 0;
 }
 
 /* The TU's path relative to the git top, to look it up among the
@@ -1508,26 +1458,23 @@ int verify_run(Session *s, const char *top, const char *rev, const VerifyOpts *o
 		vec_push(&again_idx, i);
 	}
 	if (again.n && !g.interrupted) {
-		char *backup = take_stock(top_abs, rev, &changed);
+		handlers_push();
+		const char *beside = bt_make(top_abs, rev, &changed);
 		if (!o->quiet)
 			fprintf(stderr, "verify: %d TU%s fail%s; compiling %s again with the %s versions of the "
-				"%d changed file%s (the work tree's copies are kept in %s until restored)\n",
+				"%d changed file%s, in %s (the work tree is not touched)\n",
 				again.n, again.n == 1 ? "" : "s", again.n == 1 ? "s" : "", again.n == 1 ? "it" : "them",
-				rev, changed.n, changed.n == 1 ? "" : "s", backup);
-		handlers_push();
-		swap_in();
+				rev, changed.n, changed.n == 1 ? "" : "s", beside);
+		VerifyOpts ob = *o;
+		ob.redirect_from = top_abs;
+		ob.redirect_to = beside;
 		VerifyTuVec before = {0};
-		verify_compile(s, &again, o, &before);
-		bool ok = restore_and_check();
+		verify_compile(s, &again, &ob, &before);
+		bt_free();
 		handlers_pop();
-		if (!ok)
-			die("verify: the work tree could not be restored exactly: see the copies in %s", backup);
-		drop_copies();
-		free(backup);
 		for (int k = 0; k < before.n; k++)
 			out->v[again_idx.v[k]].before = before.v[k].after;
 		verify_tus_free(&before);
-		swaps_free();
 	}
 	int regressions = 0;
 	for (int i = 0; i < out->n; i++)

@@ -3,7 +3,7 @@
  * them with their own commands (-fsyntax-only, in parallel, as a GNU make
  * jobserver client when run under make), and telling a regression from a
  * TU that was already broken by compiling the failures again with the
- * old versions of the changed files swapped in.  `verify` is a thin
+ * old versions of the changed files, beside the work tree.  `verify` is a thin
  * command over this; `fix` and `series` call it after each edit.
  *
  * A TU's command comes, as everywhere in hdrslim, from
@@ -30,6 +30,9 @@ typedef struct {
 	const char *source;     /* compile this file (an absolute path) in the TU's place: the TU
 				 * lends its command (a header preprocessed alone with a real
 				 * TU's flags).  NULL: the TU itself */
+	const char *redirect_from; /* every path under this directory (the git top) in a command */
+	const char *redirect_to;   /* names the same path under this one instead (the mirror the
+				    * before-compile reads), NULL: none */
 } VerifyOpts;
 
 typedef struct {
@@ -53,14 +56,14 @@ void verify_affected(Session *s, const StrVec *changed, StrVec *tus);
 void verify_compile(Session *s, const StrVec *tus, const VerifyOpts *o, VerifyTuVec *out);
 /* The whole check: files changed between rev and the work tree, the TUs
  * they affect, compiled after; every TU that fails is compiled again with
- * the rev version of the changed files swapped in (and the work tree
- * restored byte for byte, mode and mtime too, also on SIGINT/SIGTERM)
- * to tell a regression (compiled before, fails after) from a TU that was
- * already broken.  A TU the change adds counts as compiling before.
- * Returns the number of regressions.
+ * the rev version of the changed files, in a mirror of the work tree
+ * under $TMPDIR (the work tree itself is never written), to tell a
+ * regression (compiled before, fails after) from a TU that was already
+ * broken.  A TU the change adds counts as compiling before.  Returns the
+ * number of regressions.
  *
- * On SIGINT, SIGTERM or SIGHUP the compiles stop and the work tree is put
- * back; then the caller's own handler for the signal runs and verify
+ * On SIGINT, SIGTERM or SIGHUP the compiles stop and the mirror is
+ * removed; then the caller's own handler for the signal runs and verify
  * returns early (TUs it did not compile: after = 128 + signal, first_error
  * "interrupted"; no before-compile), or, without one, the process dies of
  * the signal. */

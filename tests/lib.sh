@@ -393,3 +393,27 @@ mkkbuild () {
 	(cd kb && git init -q && git config user.name t && git config user.email t@t.invalid &&
 		git add -A && git commit -q -m initial)
 }
+
+# snapshot DIR OUT: every file of DIR (outside .git) with mode, mtime to
+# the nanosecond and checksum; two snapshots equal when nothing changed.
+snapshot () {
+	(cd "$1" && find . -path ./.git -prune -o -print | LC_ALL=C sort |
+		while read -r f; do
+			if test -f "$f"; then
+				printf '%s %s %s\n' "$f" "$(stat -c '%a %.9Y' "$f")" "$(cksum <"$f")"
+			else
+				printf '%s %s\n' "$f" "$(stat -c '%F %a' "$f")"
+			fi
+		done) >"$2"
+}
+
+# scratch_git_env: git never finds the hdrslim repository above the trash
+# directory (the tests edit work trees), and $TMPDIR is inside the trash
+# directory, where a test sees what a command leaves there.
+scratch_git_env () {
+	GIT_CEILING_DIRECTORIES=$TRASH_DIRECTORY
+	export GIT_CEILING_DIRECTORIES
+	TMPDIR=$TRASH_DIRECTORY/tmp
+	export TMPDIR
+	mkdir -p "$TMPDIR"
+}

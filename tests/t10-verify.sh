@@ -14,30 +14,11 @@
 command -v gcc >/dev/null 2>&1 || skip_all "gcc not found"
 command -v git >/dev/null 2>&1 || skip_all "git not found"
 
-# Never let git find the hdrslim repository above the scratch directory:
-# verify edits work trees.
-GIT_CEILING_DIRECTORIES=$TRASH_DIRECTORY
-export GIT_CEILING_DIRECTORIES
-# verify keeps copies of the work tree's files under $TMPDIR while it has
-# swapped them: here, where the tests can see that they go away
-TMPDIR=$TRASH_DIRECTORY/tmp
-export TMPDIR
-mkdir -p "$TMPDIR"
+# verify mirrors the work tree under $TMPDIR for its before-compile: here,
+# where the tests can see that the mirror goes away
+scratch_git_env
 EXAMPLE=$TEST_DIRECTORY/../examples/sched
 
-
-# snapshot DIR OUT: every file of DIR (outside .git) with mode, mtime to
-# the nanosecond and checksum.
-snapshot () {
-	(cd "$1" && find . -path ./.git -prune -o -print | LC_ALL=C sort |
-		while read -r f; do
-			if test -f "$f"; then
-				printf '%s %s %s\n' "$f" "$(stat -c '%a %.9Y' "$f")" "$(cksum <"$f")"
-			else
-				printf '%s %s\n' "$f" "$(stat -c '%F %a' "$f")"
-			fi
-		done) >"$2"
-}
 
 # gcc_first_error DIR FILE: the first error line gcc prints for FILE.
 gcc_first_error () {
@@ -108,7 +89,7 @@ test_expect_success 'a change that breaks TUs: exit 1, gcc'"'"'s first error, tr
 	test_cmp expect-fails got-fails &&
 	n=$(wc -l <expect-fails) &&
 	grep -x "verify: [0-9]* TUs compiled, $n regressions (and 0 already failing before)" out &&
-	backup=$(sed -n "s/.* kept in \(.*\) until restored)$/\1/p" err) &&
+	backup=$(sed -n "s/.*, in \(.*\) (the work tree is not touched)$/\1/p" err) &&
 	test -n "$backup" &&
 	! test -e "$backup"
 '
@@ -191,7 +172,7 @@ test_expect_success '--since REV checks committed changes' '
 	test_must_be_empty status
 '
 
-test_expect_success 'new and deleted files: swapped for the before-compile, then put back' '
+test_expect_success 'new and deleted files: the before-compile sees the old state, the work tree keeps the new' '
 	example_repo r6 &&
 	cat >r6/include/linux/fresh.h <<-\EOF &&
 	struct fresh { int x; };
@@ -287,7 +268,7 @@ test_expect_success '--timeout stops a compile that hangs, with its children' '
 	grep "^kernel/kthread.c: note: already failing before the change: timed out after 1 s" out
 '
 
-test_expect_success 'SIGTERM during the before-compile restores the work tree' '
+test_expect_success 'SIGTERM during the before-compile: the work tree as it was, the mirror gone' '
 	example_repo r11 &&
 	sed -i "/#include <linux\/list.h>/d" r11/include/linux/sched.h &&
 	(cd r11 && git show HEAD:include/linux/sched.h) >orig-sched.h &&
@@ -304,7 +285,7 @@ test_expect_success 'SIGTERM during the before-compile restores the work tree' '
 	test_expect_code 143 hdrslim verify -j1 --cc-wrapper "$(pwd)/wrap-kill" r11 >out 2>err &&
 	snapshot r11 snap.after &&
 	test_cmp snap.before snap.after &&
-	backup=$(sed -n "s/.* kept in \(.*\) until restored)$/\1/p" err) &&
+	backup=$(sed -n "s/.*, in \(.*\) (the work tree is not touched)$/\1/p" err) &&
 	test -n "$backup" &&
 	! test -e "$backup"
 '

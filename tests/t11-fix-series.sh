@@ -160,10 +160,12 @@ test_expect_success 'a plan line naming a symbol or file that does not exist: er
 
 # A compiler wrapper that fails every compile once the hotplug header
 # exists: the analysis is right, the "compiler" is not, so the step fails
-# verification and must be undone.
+# verification and must be undone.  It looks at the tree it compiles (its
+# working directory): the before-compile runs in a mirror of the work
+# tree holding the old versions, where the header is not there yet.
 cat >"$TRASH_DIRECTORY/fail-hotplug" <<'EOF'
 #!/bin/sh
-if [ -e "$REPO/include/linux/sched/hotplug.h" ]; then
+if [ -e include/linux/sched/hotplug.h ]; then
 	echo "injected.c:1:1: error: injected failure" >&2
 	exit 1
 fi
@@ -245,7 +247,7 @@ test_expect_success 'fix drops a change that fails verification and keeps the tr
 	cd .. && example_repo f4 && cd f4 && git tag start && REPO=$PWD && export REPO &&
 	cat >../fail-new <<-\EOF &&
 	#!/bin/sh
-	grep -q capability "$REPO/include/linux/sched.h" && exec "$@"
+	grep -q capability include/linux/sched.h && exec "$@"
 	echo "x.c:1:1: error: injected failure" >&2
 	exit 1
 	EOF

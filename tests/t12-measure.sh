@@ -15,33 +15,11 @@
 command -v gcc >/dev/null 2>&1 || skip_all "gcc not found"
 command -v git >/dev/null 2>&1 || skip_all "git not found"
 
-GIT_CEILING_DIRECTORIES=$TRASH_DIRECTORY
-export GIT_CEILING_DIRECTORIES
 # the scratch work tree goes under $TMPDIR: here, where the tests can see
 # that it goes away
-TMPDIR=$TRASH_DIRECTORY/tmp
-export TMPDIR
-mkdir -p "$TMPDIR"
+scratch_git_env
 EXAMPLE=$TEST_DIRECTORY/../examples/sched
 
-
-# snapshot DIR OUT: every file of DIR (outside .git) with mode, mtime to
-# the nanosecond and checksum, then git's view (HEAD, branch, status,
-# work trees).
-snapshot () {
-	(cd "$1" && find . -path ./.git -prune -o -print | LC_ALL=C sort |
-		while read -r f; do
-			if test -f "$f"; then
-				printf '%s %s %s\n' "$f" "$(stat -c '%a %.9Y' "$f")" "$(cksum <"$f")"
-			else
-				printf '%s %s\n' "$f" "$(stat -c '%F %a' "$f")"
-			fi
-		done
-		git rev-parse HEAD
-		git symbolic-ref -q HEAD
-		git status --porcelain
-		git worktree list --porcelain | grep -c '^worktree ') >"$2"
-}
 
 # no_scratch_left: measure removed its scratch work tree.
 no_scratch_left () {
