@@ -56,6 +56,13 @@ typedef struct {
 } UserRef;
 
 /* One thread's state for the root it reads (see struct Root below). */
+/* A set of name ids: open addressing over a power-of-two table (-1
+ * empty) that grows before it is half full (lset_add). */
+typedef struct {
+	IntVec slots;
+	int count;
+} NameSet;
+
 typedef struct Root Root;
 
 struct Check {
@@ -317,6 +324,8 @@ static bool no_include(Check *ck, int file, int target)
 	return false;
 }
 
+static void build_rev(Check *ck);
+
 static void read_pragmas(Check *ck)
 {
 	FileTable *ft = &ck->s->ft;
@@ -335,6 +344,30 @@ static void read_pragmas(Check *ck)
 					ck->public_of[f] = pub;
 			}
 		}
+	}
+	/* A system library's bits/ headers are its own (glibc's say "never
+	 * include directly", or only work after the public one): their
+	 * public face is the header outside bits/ that includes them, maybe
+	 * through other bits/ headers. */
+	build_rev(ck);
+	for (int f = 0; f < ft->nfiles; f++) {
+		if ((ft->files[f].flags & F_IN_TREE) || ck->public_of[f] >= 0 || !strstr(fs_keystr(ft, ft->files[f].key), "/bits/"))
+			continue;
+		/* the nearest includer outside bits/, up through bits/ ones */
+		IntVec queue = {0};
+		vec_push(&queue, f);
+		for (int qi = 0; qi < queue.n && qi < 64 && ck->public_of[f] < 0; qi++)
+			for (int k = ck->rev_off[queue.v[qi]]; k < ck->rev_off[queue.v[qi] + 1]; k++) {
+				int by = ck->rev[k];
+				if (by == f || (ft->files[by].flags & F_IN_TREE))
+					continue;
+				if (!strstr(fs_keystr(ft, ft->files[by].key), "/bits/")) {
+					ck->public_of[f] = by;
+					break;
+				}
+				vec_push(&queue, by);
+			}
+		vec_free(&queue);
 	}
 }
 
@@ -1053,8 +1086,8 @@ struct Root {
 	int *reach_pos;      /* by file id: index in reach */
 	long reach_uses;     /* the uses of those files, summed */
 	VEC(UserRef) hits;   /* fallout: (reach index, use index) */
-	IntVec lnames;       /* fallout: open-addressing set of the names that
-			      * may leave (small, so it stays in cache) */
+	NameSet lnames;      /* fallout: the names that may leave (small, so
+			      * it stays in cache) */
 	uint32_t *vmark;     /* fallout: visited marks of meets() */
 	uint32_t *cmark, cepoch; /* mark_closure: by file id */
 	IntVec queue;
@@ -1263,7 +1296,7 @@ static void root_free(Root *r)
 	free(r->reach_pos);
 	vec_free(&r->reach);
 	vec_free(&r->hits);
-	vec_free(&r->lnames);
+	vec_free(&r->lnames.slots);
 	free(r->rprov);
 	free(r->vmark);
 	free(r->cmark);
@@ -2141,27 +2174,54 @@ static void fallout_of_needers(Check *ck, Root *r, Finding *fd, const IntVec *le
 	}
 }
 
-/* A set of name ids in an IntVec of power-of-two size (-1 empty). */
-static void lset_add(IntVec *set, int id)
+/* Empties the set, with room for about `expect` names. */
+static void lset_reset(NameSet *set, int expect)
 {
-	unsigned mask = (unsigned)set->n - 1;
+	int cap = 16;
+	while (cap < 2 * expect && cap < (1 << 30))
+		cap *= 2;
+	ivec_fill(&set->slots, cap, -1);
+	set->count = 0;
+}
+
+static void lset_insert(NameSet *set, int id)
+{
+	unsigned mask = (unsigned)set->slots.n - 1;
 	for (unsigned h = ((unsigned)id * 2654435761u) & mask;; h = (h + 1) & mask) {
-		if (set->v[h] == id)
+		if (set->slots.v[h] == id)
 			return;
-		if (set->v[h] < 0) {
-			set->v[h] = id;
+		if (set->slots.v[h] < 0) {
+			set->slots.v[h] = id;
+			set->count++;
 			return;
 		}
 	}
 }
 
-static bool lset_has(const IntVec *set, int id)
+/* Adds a name id (>= 0).  The table doubles before it is half full, so a
+ * probe always ends at an empty slot, whatever the caller expected. */
+static void lset_add(NameSet *set, int id)
 {
-	unsigned mask = (unsigned)set->n - 1;
+	if (2 * (set->count + 1) > set->slots.n) {
+		IntVec old = set->slots;
+		set->slots = (IntVec){0};
+		ivec_fill(&set->slots, old.n ? 2 * old.n : 16, -1);
+		set->count = 0;
+		for (int i = 0; i < old.n; i++)
+			if (old.v[i] >= 0)
+				lset_insert(set, old.v[i]);
+		vec_free(&old);
+	}
+	lset_insert(set, id);
+}
+
+static bool lset_has(const NameSet *set, int id)
+{
+	unsigned mask = (unsigned)set->slots.n - 1;
 	for (unsigned h = ((unsigned)id * 2654435761u) & mask;; h = (h + 1) & mask) {
-		if (set->v[h] == id)
+		if (set->slots.v[h] == id)
 			return true;
-		if (set->v[h] < 0)
+		if (set->slots.v[h] < 0)
 			return false;
 	}
 }
@@ -2401,16 +2461,19 @@ static bool compute_fallout(Check *ck, Root *r, Finding *fd, const IntVec *leavi
 		r->fmark = xzalloc_now((size_t)n + 1, sizeof(uint32_t));
 	r->fepoch++;
 	uint32_t e = r->fepoch;
+	/* A file the index has never seen (read first by an exact-mode walk
+	 * after the index was built): what it provides is unknown, so what
+	 * its leaving breaks cannot be said.  The include stays. */
+	for (int i = 0; i < leaving->n; i++)
+		if (leaving->v[i] < 0 || leaving->v[i] >= n)
+			return false;
 	int nl = 0;
 	for (int i = 0; i < leaving->n; i++) {
 		int f = leaving->v[i];
 		r->fmark[f] = e;
 		nl += ck->fprov_off[f + 1] - ck->fprov_off[f];
 	}
-	int cap = 16;
-	while (cap < 2 * nl)
-		cap *= 2;
-	ivec_fill(&r->lnames, cap, -1);
+	lset_reset(&r->lnames, nl);
 	for (int i = 0; i < leaving->n; i++)
 		for (int k = ck->fprov_off[leaving->v[i]]; k < ck->fprov_off[leaving->v[i] + 1]; k++)
 			if (ck->fprov[k] >= 0)
@@ -2428,12 +2491,12 @@ static bool compute_fallout(Check *ck, Root *r, Finding *fd, const IntVec *leavi
 	 * from the names' side, whichever is less to read; in reach order */
 	r->hits.n = 0;
 	long by_names = 0;
-	for (int i = 0; i < cap; i++)
-		if (r->lnames.v[i] >= 0)
-			by_names += ck->user_off[r->lnames.v[i] + 1] - ck->user_off[r->lnames.v[i]];
+	for (int i = 0; i < r->lnames.slots.n; i++)
+		if (r->lnames.slots.v[i] >= 0)
+			by_names += ck->user_off[r->lnames.slots.v[i] + 1] - ck->user_off[r->lnames.slots.v[i]];
 	if (by_names < r->reach_uses) {
-		for (int i = 0; i < cap; i++) {
-			int id = r->lnames.v[i];
+		for (int i = 0; i < r->lnames.slots.n; i++) {
+			int id = r->lnames.slots.v[i];
 			if (id < 0)
 				continue;
 			for (int j = ck->user_off[id]; j < ck->user_off[id + 1]; j++) {
@@ -3095,12 +3158,64 @@ done:
 
 /* ---- driver ---- */
 
+/* The context a file is checked in: its own, for a file of the tree
+ * being checked; the fallback for the rest, and for one that would need
+ * a context the run was not prepared with (nctx of them). */
+static int root_ctx(Session *s, int f, int fallback, int nctx)
+{
+	FileTable *ft = &s->ft;
+	int c = -1;
+	if ((ft->files[f].flags & F_IN_TREE) && !(ft->files[f].flags & F_EXCLUDED) && ft->files[f].facts &&
+	    in_scope(s, f))
+		c = session_ctx_for_file(s, f);
+	return c >= 0 && c < nctx ? c : fallback;
+}
+
+/* Exact mode from a compile database reads the closures as it walks
+ * them: walk every root now, in the context check_run will give it
+ * (files[0]'s as the fallback, files being the file set in order), so
+ * that every file the checks will meet (system headers first reached
+ * under one entry's flags) is known before the symbol index is built over
+ * the file table, and record the include edges the walks take: the
+ * includers a header finding's fallout is computed over.  (A Kbuild tree
+ * reads no system headers and has its own .cmd dependency lists; a
+ * file met there only later makes the findings that would take it away
+ * stay, compute_fallout.) */
+static void exact_walk_all(Session *s)
+{
+	int first = -1;
+	for (int f = 0; f < s->ft.nfiles && first < 0; f++)
+		if (fs_in_file_set(&s->ft, f))
+			first = f;
+	if (first < 0)
+		return;
+	phase("exact-walk");
+	int fallback = session_ctx_for_file(s, first), nctx = s->cfg.ctxs.n;
+	int n0 = s->ft.nfiles;
+	TuGraph g = {0};
+	for (int f = 0; f < n0; f++) {
+		const File *fl = &s->ft.files[f];
+		if (!fs_in_file_set(&s->ft, f) || !fl->facts || !(fl->flags & F_IN_TREE) || (fl->flags & F_EXCLUDED))
+			continue; /* not a root: check reads it only inside closures */
+		Unit u = {f, root_ctx(s, f, fallback, nctx)};
+		session_tu(s, &u, &g);
+		session_record_exact_edges(s, &g);
+	}
+	tu_free(&g);
+	/* a header outside the tree first met there is read inside closures
+	 * only, never as a root of its own (a libc bits/ header alone is an
+	 * #error) */
+	s->exact_met_from = n0;
+}
+
 Check *check_new(Session *s, unsigned kinds, bool strict)
 {
 	Check *ck = xcalloc(1, sizeof(Check));
 	ck->s = s;
 	ck->kinds = kinds;
 	ck->strict = strict;
+	if (s->pp && s->compdb && !s->exact_met_from)
+		exact_walk_all(s);
 	build_index(ck);
 	ck->seed_lists = xzalloc_now((size_t)ck->nnames + 1, sizeof(*ck->seed_lists));
 	read_pragmas(ck);
@@ -3407,13 +3522,8 @@ void check_run(Check *ck, const int *files, int n, FindingVec *out)
 	int nctx = s->cfg.ctxs.n;
 	phase("contexts");
 	ck->ctx_of_file = xmalloc(((size_t)ft->nfiles + 1) * sizeof(int));
-	for (int f = 0; f < ft->nfiles; f++) {
-		int c = -1;
-		if ((ft->files[f].flags & F_IN_TREE) && !(ft->files[f].flags & F_EXCLUDED) && ft->files[f].facts &&
-		    in_scope(s, f))
-			c = session_ctx_for_file(s, f);
-		ck->ctx_of_file[f] = c >= 0 && c < nctx ? c : ck->fallback_ctx;
-	}
+	for (int f = 0; f < ft->nfiles; f++)
+		ck->ctx_of_file[f] = root_ctx(s, f, ck->fallback_ctx, nctx);
 	/* every header: what it leaves to its includers */
 	phase("check-headers");
 	build_rev(ck);
@@ -3422,7 +3532,8 @@ void check_run(Check *ck, const int *files, int n, FindingVec *out)
 		index_nested(ck);
 	IntVec headers = {0};
 	for (int f = 0; f < ft->nfiles; f++)
-		if (ft->files[f].facts && ft->files[f].syms && is_included(ck, f))
+		if (ft->files[f].facts && ft->files[f].syms && is_included(ck, f) &&
+		    (!s->exact_met_from || f < s->exact_met_from || (ft->files[f].flags & F_IN_TREE)))
 			vec_push(&headers, f);
 	Job job = {.ck = ck, .files = headers.v, .n = headers.n, .headers = true};
 	run_parallel(&job, s->pp ? 1 : s->opt->jobs); /* exact walks share one table */

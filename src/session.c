@@ -475,6 +475,8 @@ void session_close(Session *s)
 	if (s->provides)
 		s->provides_free(s->provides);
 	free(s->scope);
+	vec_free(&s->exact_from);
+	vec_free(&s->exact_to);
 	free(s->unit_ctx);
 	free(s->dir_ctx);
 	graph_free(s->graph);
@@ -529,6 +531,8 @@ int session_status(void)
 	return diag_errors ? EXIT_FINDINGS : EXIT_OK;
 }
 
+static void exact_edges_compact(Session *s);
+
 void session_include_edges(Session *s, IncludeEdges *e)
 {
 	int n = s->ft.nfiles;
@@ -548,11 +552,65 @@ void session_include_edges(Session *s, IncludeEdges *e)
 				vec_push(&to, out.v[k]);
 			}
 	}
+	if (!s->graph && s->exact_from.n > s->exact_unique)
+		exact_edges_compact(s);
+	if (!s->graph)
+		for (int i = 0; i < s->exact_from.n; i++)
+			if (s->exact_from.v[i] < n && s->exact_to.v[i] < n) {
+				vec_push(&from, s->exact_from.v[i]);
+				vec_push(&to, s->exact_to.v[i]);
+			}
 	csr_build(n, from.v, to.v, from.n, &e->fwd_off, &e->fwd);
 	csr_build(n, to.v, from.v, to.n, &e->rev_off, &e->rev);
 	vec_free(&from);
 	vec_free(&to);
 	vec_free(&out);
+}
+
+static int cmp_edge(const void *a, const void *b)
+{
+	const int *x = a, *y = b;
+	return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* Sorts the recorded edges and keeps each once. */
+static void exact_edges_compact(Session *s)
+{
+	int n = s->exact_from.n;
+	int *pairs = xmalloc(((size_t)n + 1) * 2 * sizeof(int));
+	for (int i = 0; i < n; i++) {
+		pairs[2 * i] = s->exact_from.v[i];
+		pairs[2 * i + 1] = s->exact_to.v[i];
+	}
+	if (n)
+		qsort(pairs, (size_t)n, 2 * sizeof(int), cmp_edge);
+	s->exact_from.n = s->exact_to.n = 0;
+	for (int i = 0; i < n; i++) {
+		if (i && pairs[2 * i] == pairs[2 * i - 2] && pairs[2 * i + 1] == pairs[2 * i - 1])
+			continue;
+		vec_push(&s->exact_from, pairs[2 * i]);
+		vec_push(&s->exact_to, pairs[2 * i + 1]);
+	}
+	free(pairs);
+	s->exact_unique = s->exact_from.n;
+}
+
+void session_record_exact_edges(Session *s, const TuGraph *g)
+{
+	for (int i = 0; i < g->edges.n; i++) {
+		const TuEdge *e = &g->edges.v[i];
+		if (e->from < 0 || e->to < 0)
+			continue;
+		int a = g->nodes.v[e->from], b = g->nodes.v[e->to];
+		if (a != b) {
+			vec_push(&s->exact_from, a);
+			vec_push(&s->exact_to, b);
+		}
+	}
+	/* many walks cross the same headers: keep each edge once, now and
+	 * then, so that memory follows the distinct edges */
+	if (s->exact_from.n > 2 * s->exact_unique + (1 << 20))
+		exact_edges_compact(s);
 }
 
 void include_edges_free(IncludeEdges *e)

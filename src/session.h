@@ -60,6 +60,13 @@ typedef struct {
 	Kernel *kernel;
 	Graph *graph;  /* union mode */
 	Pp *pp;        /* exact mode */
+	int exact_met_from; /* exact mode, after check's walk of every root:
+			     * files from this id on were first met inside a
+			     * closure (0: no such walk) */
+	IntVec exact_from, exact_to; /* ... and the include edges those walks
+				      * took (file ids; each once in the first
+				      * exact_unique, sorted) */
+	int exact_unique;
 	int default_ctx;
 	bool compdb;       /* the units are compile_commands.json entries */
 	/* by file id the context of its unit, by directory key that of the
@@ -117,7 +124,9 @@ void session_save_syms_early(Session *s);
 void session_close(Session *s);
 
 /* The tree's include edges (union graph; each file under its own
- * context; self-includes left out) as CSR arrays over file ids: the files
+ * context; in exact mode, every edge the walk of every root took, which
+ * session_record_exact_edge gave; self-includes left out) as CSR arrays
+ * over file ids: the files
  * f includes are fwd[fwd_off[f] .. fwd_off[f + 1]), its includers
  * rev[rev_off[f] .. rev_off[f + 1]).  For fallout (check) and audiences
  * (split). */
@@ -126,6 +135,8 @@ typedef struct {
 	int *fwd_off, *fwd, *rev_off, *rev;
 } IncludeEdges;
 void session_include_edges(Session *s, IncludeEdges *e);
+/* Exact mode: the walk of a root took these edges (its graph's). */
+void session_record_exact_edges(Session *s, const TuGraph *g);
 void include_edges_free(IncludeEdges *e);
 /* Exit status for the run: 1 when the analysed code had errors. */
 int session_status(void);

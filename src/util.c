@@ -42,21 +42,58 @@ void bug_at(const char *file, int line, const char *msg)
 	exit(EXIT_BUG);
 }
 
+/* The hashes of the diagnostics printed: the same one (a header met by
+ * many walks) is printed once. */
+static uint64_t *diag_hashes;
+static size_t diag_nhash, diag_caphash;
+
+static bool diag_first_time(uint64_t h)
+{
+	h |= 1; /* 0 marks an empty slot */
+	if (2 * (diag_nhash + 1) > diag_caphash) {
+		size_t cap = diag_caphash ? 2 * diag_caphash : 256;
+		uint64_t *t = calloc(cap, sizeof(uint64_t));
+		if (!t)
+			return true;
+		for (size_t i = 0; i < diag_caphash; i++)
+			if (diag_hashes[i])
+				for (size_t k = diag_hashes[i] & (cap - 1);; k = (k + 1) & (cap - 1))
+					if (!t[k]) {
+						t[k] = diag_hashes[i];
+						break;
+					}
+		free(diag_hashes);
+		diag_hashes = t;
+		diag_caphash = cap;
+	}
+	for (size_t k = h & (diag_caphash - 1);; k = (k + 1) & (diag_caphash - 1)) {
+		if (diag_hashes[k] == h)
+			return false;
+		if (!diag_hashes[k]) {
+			diag_hashes[k] = h;
+			diag_nhash++;
+			return true;
+		}
+	}
+}
+
 static void vreport(const char *kind, const char *path, unsigned line,
 		    const char *fmt, va_list ap)
 {
+	char msg[1024];
+	int n = line ? snprintf(msg, sizeof msg, "%s:%u: %s: ", path, line, kind)
+		     : snprintf(msg, sizeof msg, "%s: %s: ", path, kind);
+	if (n < 0 || (size_t)n >= sizeof msg)
+		n = (int)strlen(msg);
+	vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
 	pthread_mutex_lock(&diag_lock);
-	if (diag_printed < diag_limit) {
-		if (line)
-			fprintf(stderr, "%s:%u: %s: ", path, line, kind);
-		else
-			fprintf(stderr, "%s: %s: ", path, kind);
-		vfprintf(stderr, fmt, ap);
-		fputc('\n', stderr);
-	} else if (diag_printed == diag_limit) {
-		fprintf(stderr, "hdrslim: further diagnostics suppressed (--max-diags)\n");
+	if (diag_first_time(XXH3_64bits(msg, strlen(msg)))) {
+		if (diag_printed < diag_limit)
+			fprintf(stderr, "%s\n", msg);
+		else if (diag_printed == diag_limit)
+			fprintf(stderr, "hdrslim: further diagnostics suppressed (--max-diags)\n");
+		diag_printed++;
 	}
-	diag_printed++;
 	pthread_mutex_unlock(&diag_lock);
 }
 

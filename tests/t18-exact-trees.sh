@@ -1,0 +1,135 @@
+#!/bin/bash
+# t18-exact-trees.sh: exact-mode `check` (the configuration from a
+# compile_commands.json) on trees whose headers reach system headers no
+# other walk met before: it ends, reports no sanitizer error (under `make
+# asan`), and what it reports gcc accepts.
+#
+# The class of bug: exact mode reads closures as it walks them, so a file
+# first met by a check's own walk (here <pthread.h>, reached only through
+# g.h) used to be missing from the symbol index built before; a finding
+# whose leaving set held it wrote past the index's tables.  And without a
+# graph, exact mode knew no includers at all: a header's finding had no
+# fallout.  The fixed tree below has both; the generated ones vary the
+# shape (conditional includes, several configurations, system headers).
+
+. "$(dirname "$0")/lib.sh"
+
+command -v gcc >/dev/null 2>&1 || skip_all "gcc not found"
+command -v python3 >/dev/null 2>&1 || skip_all "python3 not found"
+
+# no_crash LOG: the run left no sanitizer or internal-error report
+no_crash () {
+	! grep -q "AddressSanitizer\|runtime error\|LeakSanitizer\|hdrslim: BUG" "$1"
+}
+
+mkdir -p fx/inc
+cat >fx/inc/h.h <<'EOF'
+#ifndef H_H
+#define H_H
+#include "g.h"
+int h_fn(void);
+#endif
+EOF
+cat >fx/inc/g.h <<'EOF'
+#ifndef G_H
+#define G_H
+#include <pthread.h>
+#include <stdio.h>
+static inline int g_fn(void) { return (int)sizeof(pthread_mutex_t); }
+#endif
+EOF
+cat >fx/a.c <<'EOF'
+#include "h.h"
+int a(void);
+int a(void) { return g_fn() + h_fn(); }
+EOF
+cat >fx/b.c <<'EOF'
+#include "h.h"
+int b(void);
+int b(void) { return h_fn(); }
+EOF
+cat >fx/compile_commands.json <<EOF
+[{"directory": "$TRASH_DIRECTORY/fx", "file": "a.c", "arguments": ["gcc", "-Iinc", "-c", "a.c"]},
+ {"directory": "$TRASH_DIRECTORY/fx", "file": "b.c", "arguments": ["gcc", "-Iinc", "-DB", "-c", "b.c"]}]
+EOF
+
+test_expect_success 'a header reaching a system header first met by the walk: no crash, fallout named' '
+	test_expect_code 1 hdrslim check --json fx >out 2>err &&
+	no_crash err &&
+	python3 - out <<-\EOF
+	import json, sys
+	d = {(f["file"], f["line"]): f for f in json.load(open(sys.argv[1]))}
+	h = d[("inc/h.h", 3)]
+	assert h["kind"] == "unused", h
+	assert [(x["file"], x["add"]) for x in h["fallout"]] == [("a.c", ["<g.h>"])], h["fallout"]
+	EOF
+'
+
+test_expect_success 'every header check suggests adding can be included (no libc bits/ header)' '
+	python3 -c "
+import json
+for f in json.load(open(\"out\")):
+    for h in f[\"suggestion\"][\"add\"] + [a for x in f[\"fallout\"] for a in x[\"add\"]]:
+        print(h)" | sort -u >adds &&
+	test -s adds &&
+	while read -r h; do
+		echo "#include $h" | gcc -Ifx/inc -x c -fsyntax-only - || return 1
+	done <adds
+'
+
+test_expect_success 'the header finding carried out with its fallout: both TUs compile (gcc decides)' '
+	cp -R fx fx2 &&
+	sed -i "/#include \"g.h\"/d" fx2/inc/h.h &&
+	sed -i "1i #include <g.h>" fx2/a.c &&
+	(cd fx2 && gcc -Iinc -fsyntax-only a.c && gcc -Iinc -DB -fsyntax-only b.c) &&
+	! (cd fx && sed "/#include \"g.h\"/d" inc/h.h >h.tmp && mkdir -p ../fx3/inc &&
+		cp h.tmp ../fx3/inc/h.h && cp inc/g.h ../fx3/inc/ && cp a.c ../fx3/ &&
+		cd ../fx3 && gcc -Iinc -Werror=implicit-function-declaration -fsyntax-only a.c 2>/dev/null)
+'
+
+# Generated trees: headers including each other and system headers under
+# conditions, TUs compiled with different -D sets.
+cat >gen.py <<'EOF'
+import json, os, random, sys
+seed, out = int(sys.argv[1]), sys.argv[2]
+rnd = random.Random(seed)
+system = ["<pthread.h>", "<stdio.h>", "<string.h>", "<stdlib.h>", "<signal.h>", "<time.h>"]
+nh = rnd.randint(3, 9)
+os.makedirs(os.path.join(out, "inc"), exist_ok=True)
+for i in range(nh):
+    lines = ["#ifndef H%d_H" % i, "#define H%d_H" % i]
+    for j in range(rnd.randint(0, 3)):
+        inc = '"h%d.h"' % rnd.randrange(nh) if rnd.random() < 0.6 else rnd.choice(system)
+        if rnd.random() < 0.3:
+            lines += ["#ifdef CFG%d" % rnd.randrange(3), "#include %s" % inc, "#endif"]
+        else:
+            lines.append("#include %s" % inc)
+    lines.append("struct s%d { int x; };" % i)
+    lines.append("static inline int f%d(void) { return %d; }" % (i, i))
+    lines.append("#endif")
+    open(os.path.join(out, "inc", "h%d.h" % i), "w").write("\n".join(lines) + "\n")
+db = []
+for t in range(rnd.randint(2, 6)):
+    body = ['#include "h%d.h"' % rnd.randrange(nh) for _ in range(rnd.randint(1, 4))]
+    uses = rnd.sample(range(nh), rnd.randint(0, min(3, nh)))
+    body.append("int t%d(void);" % t)
+    body.append("int t%d(void) { return 0%s; }" % (t, "".join(" + f%d()" % u for u in uses)))
+    open(os.path.join(out, "t%d.c" % t), "w").write("\n".join(body) + "\n")
+    flags = ["-DCFG%d" % k for k in range(3) if rnd.random() < 0.5]
+    db.append({"directory": os.path.abspath(out), "file": "t%d.c" % t,
+               "arguments": ["gcc", "-Iinc"] + flags + ["-c", "t%d.c" % t]})
+json.dump(db, open(os.path.join(out, "compile_commands.json"), "w"))
+EOF
+
+test_expect_success 'twenty generated trees: exact-mode check ends, no sanitizer report' '
+	for seed in $(seq 1 20); do
+		python3 gen.py $seed g$seed || return 1
+		rc=0
+		timeout 60 "$HDRSLIM" check --json g$seed >g$seed.out 2>g$seed.err || rc=$?
+		test $rc -le 1 || { echo "seed $seed: exit $rc"; cat g$seed.err; return 1; }
+		no_crash g$seed.err || { echo "seed $seed"; cat g$seed.err; return 1; }
+		python3 -c "import json,sys; json.load(open(sys.argv[1]))" g$seed.out || return 1
+	done
+'
+
+test_done
