@@ -1355,6 +1355,16 @@ static void parse_external(D *d)
 				vec_push(&s->stmt, ((Tok){.kind = T_BODY, .line = t.line}));
 				continue;
 			}
+			if (n == 2 && v[0].kind == T_IDENT && v[0].kw == KW_EXTERN && v[1].kind == T_OTHER &&
+			    v[1].s[0] == '"') {
+				/* extern "C" { (under #ifdef __cplusplus): a linkage
+				 * block, not a body.  What follows is file scope; its
+				 * closing brace comes as a stray one; its includes are
+				 * not nested in braces. */
+				d->balance--;
+				s->stmt.n = 0;
+				return;
+			}
 			int tagk = -1;
 			if (n >= 1 && v[n - 1].kind == T_IDENT && v[n - 1].kw == KW_TAG)
 				tagk = n - 1;

@@ -132,4 +132,40 @@ test_expect_success 'twenty generated trees: exact-mode check ends, no sanitizer
 	done
 '
 
+
+# A C++-ready header (curl's, zlib's): its prototypes sit in an
+# extern "C" { ... } block under #ifdef __cplusplus.
+mkdir -p cx/inc
+cat >cx/inc/api.h <<'EOF'
+#ifndef API_H
+#define API_H
+#ifdef __cplusplus
+extern "C" {
+#endif
+#define API_EXTERN
+API_EXTERN int api_version(void);
+struct api_handle { int fd; };
+#ifdef __cplusplus
+}
+#endif
+#endif
+EOF
+cat >cx/use.c <<'EOF'
+#include <api.h>
+int use(void);
+int use(void) { struct api_handle h = {0}; return api_version() + h.fd; }
+EOF
+cat >cx/compile_commands.json <<EOF
+[{"directory": "$TRASH_DIRECTORY/cx", "file": "use.c", "arguments": ["gcc", "-Iinc", "-c", "use.c"]}]
+EOF
+
+test_expect_success 'extern "C" { ... }: what is inside is declared at file scope' '
+	hdrslim symbols cx/inc/api.h >syms &&
+	grep -q "^provide 7 function api_version$" syms &&
+	grep -q "^provide 8 struct api_handle$" syms &&
+	{ hdrslim check cx >cxout 2>&1 || :; } &&
+	! grep -q "use.c:1: unused" cxout &&
+	! (cd cx && sed 1d use.c >u.c && gcc -Iinc -Werror=implicit-function-declaration -fsyntax-only u.c 2>/dev/null)
+'
+
 test_done
