@@ -80,12 +80,19 @@ static bool diag_first_time(uint64_t h)
 static void vreport(const char *kind, const char *path, unsigned line,
 		    const char *fmt, va_list ap)
 {
-	char msg[1024];
-	int n = line ? snprintf(msg, sizeof msg, "%s:%u: %s: ", path, line, kind)
-		     : snprintf(msg, sizeof msg, "%s: %s: ", path, kind);
-	if (n < 0 || (size_t)n >= sizeof msg)
-		n = (int)strlen(msg);
-	vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+	char *text = NULL, *msg = NULL;
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	if (text && (line ? asprintf(&msg, "%s:%u: %s: %s", path, line, kind, text)
+			  : asprintf(&msg, "%s: %s: %s", path, kind, text)) < 0)
+		msg = NULL;
+	free(text);
+	if (!msg) {
+		pthread_mutex_lock(&diag_lock);
+		fprintf(stderr, "%s: %s: (out of memory for the message)\n", path, kind);
+		pthread_mutex_unlock(&diag_lock);
+		return;
+	}
 	pthread_mutex_lock(&diag_lock);
 	if (diag_first_time(XXH3_64bits(msg, strlen(msg)))) {
 		if (diag_printed < diag_limit)
@@ -95,6 +102,7 @@ static void vreport(const char *kind, const char *path, unsigned line,
 		diag_printed++;
 	}
 	pthread_mutex_unlock(&diag_lock);
+	free(msg);
 }
 
 void diag(const char *path, unsigned line, const char *fmt, ...)

@@ -29,6 +29,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "edit.h"
 #include "git.h"
 #include "proc.h"
 
@@ -1342,20 +1343,10 @@ void verify_affected(Session *s, const StrVec *changed, StrVec *tus)
 
 static void bt_write(const char *path, const char *bytes, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0)
-		die("verify: cannot write %s: %s", path, strerror(errno));
+	char *err = NULL;
+	if (!write_file_atomic(path, bytes, len, 0644, &err))
+		die("verify: %s", err);
 	bt_made(path);
-	for (size_t off = 0; off < len;) {
-		ssize_t w = write(fd, bytes + off, len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			die("verify: cannot write %s: %s", path, strerror(errno));
-		off += (size_t)w;
-	}
-	if (close(fd) < 0)
-		die("verify: cannot write %s: %s", path, strerror(errno));
 }
 
 /* The mirror of top with rev's versions of the changed files; returns
