@@ -349,6 +349,7 @@ int cmd_slim(int argc, char **argv)
 		die("slim: --top needs a positive number");
 	long target = number_opt(&argc, argv, "--target", -1);
 	long rounds = number_opt(&argc, argv, "--rounds", 30);
+	long max_fallout = number_opt(&argc, argv, "--max-fallout", 25);
 	char *plan_path = option_value(&argc, argv, "slim", "--plan");
 	char *flags_from = option_value(&argc, argv, "slim", "--flags-from");
 	bool no_gcc = false;
@@ -430,6 +431,7 @@ int cmd_slim(int argc, char **argv)
 		}
 	if (target >= 0 || plan_path) {
 		sl.planned = true;
+		sl.m.max_fallout = (int)max_fallout;
 		slim_plan(&sl.m, target >= 0 ? target : 0, (int)rounds);
 		if (plan_path)
 			write_plan(&sl, plan_path, tree);

@@ -19,7 +19,7 @@
 #include "intern.h"
 #include "slim.h"
 
-enum { CANDIDATES = 12, MAX_MOVED_UNITS = 40 };
+enum { CANDIDATES = 48, MAX_MOVED_UNITS = 40, MAX_CHAIN_PASSES = 8 };
 
 /* ---------------------------------------------------------------- names */
 
@@ -251,7 +251,7 @@ typedef struct {
 	char *gone;
 	int64_t *lines, *pp;
 	int *ngone;
-	bool *touched;
+	bool *touched, *carved;
 } Snap;
 
 static void snap_take(SlimModel *m, Snap *sn)
@@ -265,11 +265,13 @@ static void snap_take(SlimModel *m, Snap *sn)
 	sn->pp = xmalloc(((size_t)sn->nodes + 1) * sizeof(int64_t));
 	sn->ngone = xmalloc(((size_t)sn->nodes + 1) * sizeof(int));
 	sn->touched = xmalloc(((size_t)sn->nodes + 1) * sizeof(bool));
+	sn->carved = xmalloc(((size_t)sn->nodes + 1) * sizeof(bool));
 	for (int v = 0; v < sn->nodes; v++) {
 		sn->lines[v] = m->nodes.v[v].lines;
 		sn->pp[v] = m->nodes.v[v].pp;
 		sn->ngone[v] = m->nodes.v[v].gone.n;
 		sn->touched[v] = m->nodes.v[v].touched;
+		sn->carved[v] = m->nodes.v[v].carved;
 	}
 }
 
@@ -287,6 +289,7 @@ static void snap_restore(SlimModel *m, Snap *sn)
 		m->nodes.v[v].pp = sn->pp[v];
 		m->nodes.v[v].gone.n = sn->ngone[v];
 		m->nodes.v[v].touched = sn->touched[v];
+		m->nodes.v[v].carved = sn->carved[v];
 	}
 }
 
@@ -297,6 +300,7 @@ static void snap_free(Snap *sn)
 	free(sn->pp);
 	free(sn->ngone);
 	free(sn->touched);
+	free(sn->carved);
 }
 
 /* ---------------------------------------------------------------- one candidate */
@@ -713,6 +717,7 @@ static int make_types(SlimModel *m, PlanRound *r, int p, const IntVec *ids, char
 		pn->lines -= moved - 1;
 		pn->pp -= moved_pp;
 		pn->touched = true;
+		pn->carved = true;
 		net_add_edge(&m->net, p, t, -1, false);
 		for (int i = 0; i < targets.n; i++)
 			net_add_edge(&m->net, t, targets.v[i], -1, false);
@@ -843,6 +848,7 @@ static bool make_split(SlimModel *m, PlanRound *r, int f, int g, IntVec *units_m
 	fn->lines -= spans_lines(&spans);
 	fn->pp -= spans_pp(m, f, &spans);
 	fn->touched = true;
+	fn->carved = true;
 	for (int i = 0; i < spans.n; i++)
 		vec_push(&fn->gone, spans.v[i]);
 	step_push(r, PK_SPLIT, fn->rel, sub);
@@ -854,6 +860,134 @@ static bool make_split(SlimModel *m, PlanRound *r, int f, int g, IntVec *units_m
 	free(sub);
 	vec_free(&spans);
 	return true;
+}
+
+/* A near file that is not cut but uses what only the far side provides:
+ * allowed only in inline function bodies, which move (with what else of
+ * the file names what they take) to a sub-header of the file named after
+ * x, whose back-include then goes, as the cut files' bodies do.  This is
+ * how a cut deep in the closure is chained to the headers above it that
+ * use the far side in their own inlines.  False with *why. */
+static bool chain_near_file(SlimModel *m, int v, int x, const uint8_t *side, PlanRound *r, char **why)
+{
+	SlimNode *vn = &m->nodes.v[v];
+	const Symbols *sy = node_syms(m, v);
+	IntVec far_uses = {0};
+	for (uint32_t k = 0; sy && k < sy->nuses; k++) {
+		const SymEntry *u = &sym_uses(sy)[k];
+		int id = slim_use_id(m, sy, u);
+		/* a name in a macro body binds where the macro is expanded */
+		if (id < 0 || span_has(&vn->gone, (int)u->line))
+			continue;
+		if ((side[id] == 2 && !(u->flags & UF_MACRO_BODY)) || ((u->flags & UF_COND) && (side[id] & 2)))
+			vec_push(&far_uses, (int)k);
+	}
+	if (!far_uses.n)
+		return true;
+	bool ok = vn->editable;
+	EditFile e = {0};
+	SpanVec units = {0};
+	IntVec move_units = {0};
+	char *abs = node_abs(m, v), *err = NULL;
+	if (ok && !edit_load(&e, abs, false, &err)) {
+		blocked_reason(why, "%s%s", err, "");
+		free(err);
+		free(abs);
+		vec_free(&far_uses);
+		return false;
+	}
+	free(abs);
+	if (ok)
+		carve_units(&e, &units);
+	for (int i = 0; i < far_uses.n; i++) {
+		const SymEntry *u = &sym_uses(sy)[far_uses.v[i]];
+		int ui = ok ? unit_at(&units, (int)u->line) : -1;
+		const SymEntry *body = ui >= 0 ? body_in_unit(sy, &units.v[ui]) : NULL;
+		if (!body || body->kind != SK_FUNC_DEF || (u->flags & UF_COND)) {
+			char *nm = xstrndup(sym_name(sy, u), u->name_len);
+			blocked_reason(why, "%s uses %s from the far side", vn->rel, nm);
+			free(nm);
+			ok = false;
+			break;
+		}
+		if (!int_in(&move_units, ui))
+			vec_push(&move_units, ui);
+	}
+	if (ok)
+		ok = gather_far_bodies(m, sy, &e, &units, side, &vn->gone, &move_units, vn->rel, why);
+	if (ok)
+		ok = make_split(m, r, v, x, &move_units, &units, &e, why);
+	vec_free(&far_uses);
+	vec_free(&move_units);
+	vec_free(&units);
+	if (vn->editable)
+		edit_free(&e);
+	return ok;
+}
+
+/* After a round's splits, no file left on the near side may spell a name
+ * that moved into a sub-header: it would have to include that header,
+ * and the far side with it.  Names in macro bodies count here (the macro
+ * is expanded in the files that include it, which do not include the
+ * sub-header).  False with *why. */
+static bool moved_names_unused(SlimModel *m, const PlanRound *r, char **why)
+{
+	uint8_t *mark = xcalloc((size_t)intern_count(m->names) + 1, 1);
+	bool any = false, ok = true;
+	for (int i = 0; i < r->steps.n; i++) {
+		const PlanStep *st = &r->steps.v[i];
+		for (int k = 0; st->kind == PK_SPLIT && k < st->syms.n; k++) {
+			int id = intern_find(m->names, st->syms.v[k], strlen(st->syms.v[k]));
+			if (id >= 0)
+				mark[id] = 2, any = true;
+		}
+	}
+	char *near = any ? net_reach(&m->net, NULL, -1) : NULL;
+	for (int v = 0; any && ok && v < m->g.nodes.n; v++) {
+		const Symbols *sy = node_syms(m, v);
+		if (!near[v] || !sy)
+			continue;
+		/* a file that never names them (facts list each name once) */
+		bool names = false;
+		for (uint32_t k = 0; k < sy->nuses && !names; k++) {
+			int id = slim_use_id(m, sy, &sym_uses(sy)[k]);
+			names = id >= 0 && mark[id];
+		}
+		for (uint32_t k = 0; k < sy->nprovides && !names; k++)
+			names = m->node_provides.v[v].v[k] >= 0 && mark[m->node_provides.v[v].v[k]];
+		if (!names)
+			continue;
+		char *abs = node_abs(m, v), *err = NULL;
+		EditFile e;
+		if (!edit_load(&e, abs, false, &err)) {
+			blocked_reason(why, "%s%s", err, "");
+			free(err);
+			free(abs);
+			ok = false;
+			break;
+		}
+		free(abs);
+		SpanVec units = {0};
+		carve_units(&e, &units);
+		for (int ui = 0; ui < units.n && ok; ui++) {
+			if (span_has(&m->nodes.v[v].gone, units.v[ui].first))
+				continue;
+			IntVec ids = {0};
+			unit_far_names(m, &e, &units.v[ui], mark, &ids);
+			if (ids.n) {
+				char *at = xasprintf("%s:%d", m->nodes.v[v].rel, units.v[ui].first);
+				blocked_reason(why, "%s uses %s, which moves to a sub-header", at, intern_str(m->names, ids.v[0]));
+				free(at);
+				ok = false;
+			}
+			vec_free(&ids);
+		}
+		vec_free(&units);
+		edit_free(&e);
+	}
+	free(near);
+	free(mark);
+	return ok;
 }
 
 /* New headers first, then back-include removals, then include lines. */
@@ -886,27 +1020,41 @@ static bool plan_candidate(SlimModel *m, int x, PlanRound *r, char **why)
 		if (!have)
 			vec_push(&froms, f);
 	}
-	/* near files that are not cut files must not use the far side */
-	for (int v = 0; v < m->g.nodes.n && ok; v++) {
-		if (!stays[v])
-			continue;
-		bool is_from = false;
-		for (int k = 0; k < froms.n && !is_from; k++)
-			is_from = froms.v[k] == v;
-		const Symbols *sy = node_syms(m, v);
-		for (uint32_t k = 0; !is_from && sy && k < sy->nuses && ok; k++) {
-			const SymEntry *u = &sym_uses(sy)[k];
-			int id = slim_use_id(m, sy, u);
-			/* a name in a macro body binds where the macro is expanded */
-			if (id >= 0 && side[id] == 2 && !(u->flags & UF_MACRO_BODY) &&
-			    !span_has(&m->nodes.v[v].gone, (int)u->line)) {
-				char *nm = xstrndup(sym_name(sy, u), u->name_len);
-				blocked_reason(why, "%s uses %s from the far side", m->nodes.v[v].rel, nm);
-				free(nm);
-				ok = false;
+	/* near files that are not cut files must not use the far side, or
+	 * only in inline bodies, which then move out of the way */
+	char *chained = xcalloc((size_t)m->g.nodes.n + 1, 1);
+	for (int pass = 0, done = 0; ok && pass < MAX_CHAIN_PASSES; pass++) {
+		for (int v = 0; v < m->g.nodes.n && ok; v++) {
+			bool is_from = false;
+			for (int k = 0; k < froms.n && !is_from; k++)
+				is_from = froms.v[k] == v;
+			if (!stays[v] || is_from)
+				continue;
+			int before = r->steps.n;
+			ok = chain_near_file(m, v, x, side, r, why);
+			if (ok && r->steps.n > before) {
+				if (chained[v]) {
+					blocked_reason(why, "%s would be split twice%s", m->nodes.v[v].rel, "");
+					ok = false;
+				}
+				chained[v] = 1;
 			}
 		}
+		/* what moved is on the far side now: the files that name it in
+		 * their inlines follow in the next pass */
+		int grew = 0;
+		for (; done < r->steps.n; done++) {
+			const PlanStep *st = &r->steps.v[done];
+			for (int k = 0; st->kind == PK_SPLIT && k < st->syms.n; k++) {
+				int id = intern_find(m->names, st->syms.v[k], strlen(st->syms.v[k]));
+				if (id >= 0 && side[id] != 2)
+					side[id] = 2, grew = 1;
+			}
+		}
+		if (!grew)
+			break;
 	}
+	free(chained);
 	VEC(TypesNeed) types = {0};
 	for (int fi = 0; fi < froms.n && ok; fi++) {
 		int f = froms.v[fi];
@@ -939,7 +1087,19 @@ static bool plan_candidate(SlimModel *m, int x, PlanRound *r, char **why)
 		for (uint32_t k = 0; k < sy->nuses && ok; k++) {
 			const SymEntry *u = &sym_uses(sy)[k];
 			int id = slim_use_id(m, sy, u);
-			if (id < 0 || side[id] != 2 || span_has(&fn->gone, (int)u->line))
+			if (id < 0 || span_has(&fn->gone, (int)u->line))
+				continue;
+			/* an #ifdef of a name the far side defines changes its
+			 * meaning when the far side goes, even where the near side
+			 * has the fallback (sched.h's vcpu_is_preempted) */
+			if ((u->flags & UF_COND) && (side[id] & 2)) {
+				char *nm = xstrndup(sym_name(sy, u), u->name_len);
+				blocked_reason(why, "%s tests %s in #if", fn->rel, nm);
+				free(nm);
+				ok = false;
+				break;
+			}
+			if (side[id] != 2)
 				continue;
 			int ui = unit_at(&units, (int)u->line);
 			if (ui >= 0 && body_in_unit(sy, &units.v[ui]) && !(u->flags & UF_COND)) {
@@ -1000,7 +1160,10 @@ static bool plan_candidate(SlimModel *m, int x, PlanRound *r, char **why)
 		}
 		if (ok && move_units.n)
 			ok = gather_far_bodies(m, sy, &e, &units, side, &fn->gone, &move_units, fn->rel, why);
-		bool modified = fn->touched;
+		/* only moved text makes check's findings stale: a line of a
+		 * file whose earlier rounds only dropped includes is planned
+		 * only where check found it removable, as series will ask */
+		bool modified = fn->carved;
 		if (ok && move_units.n) {
 			ok = make_split(m, r, f, m->net.edges.v[f_cut.v[0]].to, &move_units, &units, &e, why);
 			modified = true;
@@ -1033,6 +1196,14 @@ static bool plan_candidate(SlimModel *m, int x, PlanRound *r, char **why)
 					kind = PK_DROP;
 				} else {
 					blocked_reason(why, "check would replace %s in %s", inc, fn->rel);
+					ok = false;
+				}
+				if (ok && m->max_fallout >= 0 && fd->fallout.n > m->max_fallout) {
+					char *n = xasprintf("%d", fd->fallout.n);
+					char *what = xasprintf("%s from %s", inc, fn->rel);
+					blocked_reason(why, "removing %s adds includes to %s files (--max-fallout)", what, n);
+					free(what);
+					free(n);
 					ok = false;
 				}
 			}
@@ -1097,6 +1268,8 @@ static bool plan_candidate(SlimModel *m, int x, PlanRound *r, char **why)
 		}
 		r->steps.v[j + 1] = st;
 	}
+	if (ok)
+		ok = moved_names_unused(m, r, why);
 	/* the cut is planned only when x really leaves */
 	if (ok) {
 		char *after = net_reach(&m->net, NULL, -1);

@@ -41,7 +41,8 @@ typedef struct {
 	int64_t pp;        /* gcc -E -P lines, as the plan leaves them */
 	SpanVec gone;      /* lines moved out by plan steps (original numbers) */
 	IntVec provides;   /* a created header: the name ids it provides */
-	bool touched;      /* a plan step edits it: check's findings no longer hold */
+	bool touched;      /* a plan step edits it */
+	bool carved;       /* a plan step moved text out of it: check's findings no longer hold */
 } SlimNode;
 
 enum PlanKind { PK_SPLIT, PK_TYPES, PK_UNBACK, PK_DROP, PK_DECLARE, PK_REPLACE };
@@ -73,6 +74,7 @@ typedef struct {
 	VEC(IntVec) node_provides; /* by real node: name ids of its provides, by provide index */
 	VEC(PlanRound) plan;
 	VEC(char *) blocked; /* why the heaviest candidates could not be planned */
+	int max_fallout;   /* a removal may add includes to at most this many files */
 } SlimModel;
 
 /* HEADER alone (the file id) as a model; pp, when the compiler counted

@@ -169,6 +169,76 @@ test_expect_success 'every body naming what the moving bodies take from the far 
 	done && ! grep -q "include <lock.h>" include/task.h)
 '
 
+# chain/: heavy.h is cut deep (base.h includes it and uses nothing of
+# it), but mid.h, above base.h, calls heavy_op in an inline, and task.h,
+# above mid.h, calls that inline in its own.  Both inlines must leave
+# for the cut to hold, the upper one because it names the lower.
+chain_tree () {
+	rm -rf "$1" && mkdir -p "$1/include" &&
+	{ printf "#ifndef HEAVY_H\n#define HEAVY_H\nint heavy_op(int);\n" &&
+	  seq 1 60 | sed "s/.*/int heavy_pad&;/" && printf "#endif\n"; } >"$1/include/heavy.h" &&
+	printf "#ifndef BASE_H\n#define BASE_H\n#include <heavy.h>\ntypedef int base_t;\n#endif\n" >"$1/include/base.h" &&
+	printf "#ifndef MID_H\n#define MID_H\n#include <base.h>\nstruct mid { base_t x; };\nstatic inline int mid_fast(struct mid *m) { return heavy_op(m->x); }\nint mid_plain(struct mid *m);\n#endif\n" >"$1/include/mid.h" &&
+	printf "#ifndef TASK_H\n#define TASK_H\n#include <mid.h>\nstruct task { struct mid m; };\nstatic inline int task_fast(struct task *t) { return mid_fast(&t->m) + 1; }\nint task_count(void);\n#endif\n" >"$1/include/task.h" &&
+	printf "#include <task.h>\nint f(struct task *t) { return task_fast(t); }\n" >"$1/user.c" &&
+	printf "#include <base.h>\nint g(void) { return heavy_op(1); }\n" >"$1/other.c" &&
+	printf "#include <task.h>\nint h(void) { return task_count(); }\n" >"$1/third.c"
+}
+
+test_expect_success 'a cut deep in the closure moves the inlines above it that use the far side, in every file' '
+	chain_tree chain &&
+	example_repo chainrepo chain &&
+	hdrslim slim --no-gcc -I "$PWD/chainrepo/include" --plan chain.plan chainrepo include/task.h >out.chain &&
+	grep -x "split include/mid.h -> include/mid_heavy.h: mid_fast" chain.plan &&
+	grep -x "split include/task.h -> include/task_heavy.h: task_fast" chain.plan &&
+	grep -x "unbackinclude include/mid.h include/mid_heavy.h" chain.plan &&
+	grep -x "unbackinclude include/task.h include/task_heavy.h" chain.plan &&
+	grep -x "drop include/base.h <heavy.h>" chain.plan &&
+	predicted=$(sed -n "s/^# 1\. include\/heavy.h .* leaves: then \([0-9]*\) lines.*/\1/p" chain.plan) &&
+	hdrslim series --verify -I "$PWD/chainrepo/include" chainrepo chain.plan &&
+	(cd chainrepo && test "$(git rev-list --count HEAD)" = 6 &&
+		for c in $(git rev-list --reverse HEAD); do
+			git checkout -q "$c" &&
+			for f in user.c other.c third.c; do
+				gcc -c -Iinclude "$f" -o /dev/null || { echo "commit $c breaks $f"; exit 1; }
+			done
+		done) &&
+	test "$(gcc_lines chainrepo include/task.h)" = "$predicted" &&
+	! (cd chainrepo && gcc -x c -M -Iinclude include/task.h) | grep -q heavy.h
+'
+
+test_expect_success 'an inline the plan moves may not stay named outside a body on the near side' '
+	chain_tree chain2 &&
+	printf "#ifndef TASK_H\n#define TASK_H\n#include <mid.h>\nstruct task { struct mid m; };\nextern int (*task_hook)(struct mid *);\n#define TASK_HOOK_DEFAULT mid_fast\nint task_count(void);\n#endif\n" >chain2/include/task.h &&
+	example_repo chain2repo chain2 &&
+	hdrslim slim --no-gcc -I "$PWD/chain2repo/include" --plan chain2.plan chain2repo include/task.h >out.chain2 &&
+	! grep -q "^drop include/base.h <heavy.h>" chain2.plan &&
+	grep "heavy.h.*include/task.h:6 uses mid_fast, which moves to a sub-header" chain2.plan
+'
+
+test_expect_success 'a cut file that tests in #if a name the far side defines keeps its include' '
+	chain_tree cond &&
+	printf "#ifndef TASK_H\n#define TASK_H\n#include <heavy.h>\nstatic inline int task_fast(int x) { return heavy_op(x); }\n#ifndef heavy_flag\n#define heavy_flag 0\n#endif\nint task_count(void);\n#endif\n" >cond/include/task.h &&
+	printf "#define heavy_flag 1\n" >>cond/include/heavy.h &&
+	example_repo condrepo cond &&
+	hdrslim slim --no-gcc -I "$PWD/condrepo/include" --plan cond.plan condrepo include/task.h >out.cond &&
+	! grep -q "^drop include/task.h <heavy.h>" cond.plan &&
+	grep "heavy.h.*include/task.h tests heavy_flag in #if" cond.plan
+'
+
+test_expect_success '--max-fallout: a removal that would add includes to more files is not planned' '
+	chain_tree fall &&
+	printf "#ifndef TASK_H\n#define TASK_H\n#include <base.h>\nbase_t task_count(void);\n#endif\n" >fall/include/task.h &&
+	for i in 1 2 3; do printf "#include <base.h>\nint g$i(void) { return heavy_op($i); }\n" >fall/u$i.c; done &&
+	example_repo fallrepo fall &&
+	hdrslim slim --no-gcc -I "$PWD/fallrepo/include" --plan fall.plan fallrepo include/task.h &&
+	grep -x "drop include/base.h <heavy.h>" fall.plan &&
+	hdrslim slim --no-gcc --max-fallout 3 -I "$PWD/fallrepo/include" --plan fall3.plan fallrepo include/task.h &&
+	! grep -q "^drop include/base.h <heavy.h>" fall3.plan &&
+	n=$(sed -n "s/.*removing <heavy.h> from include\/base.h adds includes to \([0-9]*\) files (--max-fallout).*/\1/p" fall3.plan) &&
+	test "$n" -gt 3
+'
+
 test_expect_success 'an #include outside the tree is never cut: the cut is the tree line that reaches it' '
 	mkdir -p sys tree &&
 	printf "#include <huge.h>\nint big;\n" >sys/big.h &&
