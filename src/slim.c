@@ -996,6 +996,82 @@ static int step_rank(int kind)
 	return kind <= PK_UNBACK ? kind : PK_DROP;
 }
 
+typedef struct {
+	unsigned line;
+	int to;
+} LineEdge;
+
+static int cmp_line_edge(const void *a, const void *b)
+{
+	const LineEdge *x = a, *y = b;
+	return x->line != y->line ? (x->line < y->line ? -1 : 1) : x->to - y->to;
+}
+
+/* For cut file f, per name id, the first line of f by which a near-side
+ * provider is in place once the cut lines are gone: f's own provide, or
+ * the first of f's other #include lines that reaches one.  0: never.  A
+ * name used before that line needs the cut line in include order, even
+ * where the near side provides it later (how check decides too). */
+static uint32_t *near_in_time(SlimModel *m, int f, const IntVec *cut, const char *stays)
+{
+	uint32_t *first = xcalloc((size_t)intern_count(m->names) + 1, sizeof(uint32_t));
+	const Symbols *sy = node_syms(m, f);
+	const SlimNode *fn = &m->nodes.v[f];
+	for (uint32_t k = 0; sy && k < sy->nprovides; k++) {
+		int id = m->node_provides.v[f].v[k];
+		unsigned line = sym_provides(sy)[k].line;
+		if (id >= 0 && !span_has(&fn->gone, (int)line) && (!first[id] || line < first[id]))
+			first[id] = line;
+	}
+	const Facts *fc = fn->file >= 0 ? fs_facts(&m->s->ft, fn->file) : NULL;
+	VEC(LineEdge) out = {0};
+	for (int e = 0; e < m->net.edges.n; e++) {
+		const NetEdge *ne = &m->net.edges.v[e];
+		if (ne->from != f || ne->gone || int_in(cut, e))
+			continue;
+		int dir = ne->tag >= 0 ? m->g.edges.v[ne->tag].dir : -1;
+		/* a forced include comes first; one a plan adds stands where the cut line was */
+		unsigned line = dir >= 0 && fc ? facts_dirs(fc)[dir].line : 1;
+		vec_push(&out, ((LineEdge){line, ne->to}));
+	}
+	if (out.n > 1)
+		qsort(out.v, (size_t)out.n, sizeof(LineEdge), cmp_line_edge);
+	char *seen = xcalloc((size_t)m->net.n + 1, 1);
+	seen[f] = 1;
+	IntVec q = {0};
+	for (int i = 0; i < out.n; i++) {
+		if (seen[out.v[i].to])
+			continue;
+		q.n = 0;
+		vec_push(&q, out.v[i].to);
+		seen[out.v[i].to] = 1;
+		for (int h = 0; h < q.n; h++) {
+			int v = q.v[h];
+			const SlimNode *vn = &m->nodes.v[v];
+			const Symbols *vs = node_syms(m, v);
+			for (uint32_t k = 0; stays[v] && vs && k < vs->nprovides; k++) {
+				int id = m->node_provides.v[v].v[k];
+				if (id >= 0 && !first[id] && !span_has(&vn->gone, (int)sym_provides(vs)[k].line))
+					first[id] = out.v[i].line;
+			}
+			for (int k = 0; stays[v] && vn->file < 0 && k < vn->provides.n; k++)
+				if (!first[vn->provides.v[k]])
+					first[vn->provides.v[k]] = out.v[i].line;
+			for (int e = 0; e < m->net.edges.n; e++) {
+				const NetEdge *ne = &m->net.edges.v[e];
+				if (ne->from == v && !ne->gone && !seen[ne->to] && !int_in(cut, e)) {
+					seen[ne->to] = 1;
+					vec_push(&q, ne->to);
+				}
+			}
+		}
+	}
+	vec_free(&q);
+	free(seen);
+	vec_free(&out);
+	return first;
+}
+
 /* The steps that take node x out of the closure, applied to the model;
  * false with *why when the cut cannot be planned. */
 static bool plan_candidate(SlimModel *m, int x, PlanRound *r, char **why)
@@ -1084,6 +1160,7 @@ static bool plan_candidate(SlimModel *m, int x, PlanRound *r, char **why)
 		SpanVec units = {0};
 		carve_units(&e, &units);
 		IntVec move_units = {0}, declare = {0}, type_ids = {0};
+		uint32_t *in_time = near_in_time(m, f, &cut, stays);
 		for (uint32_t k = 0; k < sy->nuses && ok; k++) {
 			const SymEntry *u = &sym_uses(sy)[k];
 			int id = slim_use_id(m, sy, u);
@@ -1099,7 +1176,10 @@ static bool plan_candidate(SlimModel *m, int x, PlanRound *r, char **why)
 				ok = false;
 				break;
 			}
-			if (side[id] != 2)
+			/* provided on both sides: far all the same when only the
+			 * cut line brings it before this use */
+			if (side[id] != 2 &&
+			    !(side[id] == 3 && !(u->flags & UF_MACRO_BODY) && (!in_time[id] || in_time[id] > u->line)))
 				continue;
 			int ui = unit_at(&units, (int)u->line);
 			if (ui >= 0 && body_in_unit(sy, &units.v[ui]) && !(u->flags & UF_COND)) {
@@ -1242,6 +1322,7 @@ static bool plan_candidate(SlimModel *m, int x, PlanRound *r, char **why)
 			}
 			net_add_edge(&m->net, f, types.v[i].node, -1, true);
 		}
+		free(in_time);
 		vec_free(&move_units);
 		vec_free(&declare);
 		vec_free(&type_ids);

@@ -226,6 +226,27 @@ test_expect_success 'a cut file that tests in #if a name the far side defines ke
 	grep "heavy.h.*include/task.h tests heavy_flag in #if" cond.plan
 '
 
+test_expect_success 'a name a later include also provides still needs the cut line when it is used before that include' '
+	rm -rf ord && mkdir -p ord/include &&
+	{ printf "#ifndef HEAVY_H\n#define HEAVY_H\ntypedef int tid_t;\nint heavy_op(int);\n" &&
+	  seq 1 60 | sed "s/.*/int heavy_pad&;/" && printf "#endif\n"; } >ord/include/heavy.h &&
+	printf "#ifndef SMALL_H\n#define SMALL_H\ntypedef int tid_t;\n#endif\n" >ord/include/small.h &&
+	printf "#ifndef TASK_H\n#define TASK_H\n#include <heavy.h>\nstatic inline int task_fast(int x) { return heavy_op(x); }\ntid_t task_id(void);\n#include <small.h>\ntid_t task_count(void);\n#endif\n" >ord/include/task.h &&
+	printf "#include <task.h>\nint f(void) { return task_fast(1) + task_id(); }\n" >ord/user.c &&
+	printf "#include <task.h>\nint h(void) { return task_count(); }\n" >ord/third.c &&
+	example_repo ordrepo ord &&
+	hdrslim slim --no-gcc -I "$PWD/ordrepo/include" --plan ord.plan ordrepo include/task.h >out.ord &&
+	! grep -q "^drop include/task.h <heavy.h>" ord.plan &&
+	grep -x "types include/heavy.h -> include/heavy_types.h: tid_t" ord.plan &&
+	hdrslim series --verify -I "$PWD/ordrepo/include" ordrepo ord.plan &&
+	(cd ordrepo && for c in $(git rev-list --reverse HEAD); do
+		git checkout -q "$c" &&
+		for f in user.c third.c; do
+			gcc -c -Iinclude "$f" -o /dev/null || { echo "commit $c breaks $f"; exit 1; }
+		done
+	done)
+'
+
 test_expect_success '--max-fallout: a removal that would add includes to more files is not planned' '
 	chain_tree fall &&
 	printf "#ifndef TASK_H\n#define TASK_H\n#include <base.h>\nbase_t task_count(void);\n#endif\n" >fall/include/task.h &&
