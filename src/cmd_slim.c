@@ -431,8 +431,7 @@ int cmd_slim(int argc, char **argv)
 		}
 	if (target >= 0 || plan_path) {
 		sl.planned = true;
-		sl.m.max_fallout = (int)max_fallout;
-		slim_plan(&sl.m, target >= 0 ? target : 0, (int)rounds);
+		slim_plan(&sl.m, target >= 0 ? target : 0, (int)rounds, (int)max_fallout);
 		if (plan_path)
 			write_plan(&sl, plan_path, tree);
 	}

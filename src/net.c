@@ -56,29 +56,42 @@ static void net_index(Net *net)
 	net->indexed_m = m;
 }
 
-char *net_reach(Net *net, const IntVec *without, int skip)
+void net_reach_more(Net *net, int start, const IntVec *without, char *seen, IntVec *reached)
 {
+	if (seen[start])
+		return;
 	net_index(net);
-	int n = net->n, m = net->edges.n;
-	char *seen = xcalloc((size_t)n + 1, 1), *cut = xcalloc((size_t)m + 1, 1);
-	int *queue = xmalloc(((size_t)n + 1) * sizeof(int));
+	char *cut = xcalloc((size_t)net->edges.n + 1, 1);
 	for (int i = 0; without && i < without->n; i++)
 		cut[without->v[i]] = 1;
-	int qh = 0, qt = 0;
-	if (skip != 0) {
-		queue[qt++] = 0;
-		seen[0] = 1;
-	}
-	while (qh < qt) {
-		int v = queue[qh++];
+	int qh = reached->n;
+	vec_push(reached, start);
+	seen[start] = 1;
+	while (qh < reached->n) {
+		int v = reached->v[qh++];
 		for (int i = net->out_off[v]; i < net->out_off[v + 1]; i++) {
 			int e = net->out[i], w = net->edges.v[e].to;
-			if (!net->edges.v[e].gone && !cut[e] && !seen[w] && w != skip)
-				seen[w] = 1, queue[qt++] = w;
+			if (!net->edges.v[e].gone && !cut[e] && !seen[w]) {
+				seen[w] = 1;
+				vec_push(reached, w);
+			}
 		}
 	}
 	free(cut);
-	free(queue);
+}
+
+char *net_reach(Net *net, const IntVec *without, int skip)
+{
+	char *seen = xcalloc((size_t)net->n + 1, 1);
+	if (skip == 0)
+		return seen;
+	if (skip > 0)
+		seen[skip] = 1; /* never entered */
+	IntVec reached = {0};
+	net_reach_more(net, 0, without, seen, &reached);
+	if (skip > 0)
+		seen[skip] = 0;
+	vec_free(&reached);
 	return seen;
 }
 

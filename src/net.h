@@ -35,6 +35,10 @@ int net_add_edge(Net *net, int from, int to, int tag, bool cuttable);
  * be NULL) and never entering node `skip` (-1: none): a malloc'd array
  * of n flags. */
 char *net_reach(Net *net, const IntVec *without, int skip);
+/* From node `start` over alive edges, without the edges in `without`
+ * (may be NULL): the nodes not yet flagged in `seen` (n flags), flagged
+ * there and appended to `reached` in breadth-first order. */
+void net_reach_more(Net *net, int start, const IntVec *without, char *seen, IntVec *reached);
 /* The minimum cut of alive cuttable edges between node 0 and t closest
  * to t, as edge indexes.  False when none exists (t is reached through
  * uncuttable edges alone). */

@@ -8,7 +8,7 @@
  * The plan never assumes more than the model shows: a cut is planned only
  * when no file on the near side uses a name that only the far side
  * provides (else the includes that fix that file would bring the far side
- * back), and a cut line of a file the plan has not touched must be one
+ * back), and a cut line of a file the plan has not split must be one
  * that `check` finds removable, so that `series` will find it too.
  */
 #include <ctype.h>
@@ -251,7 +251,7 @@ typedef struct {
 	char *gone;
 	int64_t *lines, *pp;
 	int *ngone;
-	bool *touched, *carved;
+	bool *carved;
 } Snap;
 
 static void snap_take(SlimModel *m, Snap *sn)
@@ -264,13 +264,11 @@ static void snap_take(SlimModel *m, Snap *sn)
 	sn->lines = xmalloc(((size_t)sn->nodes + 1) * sizeof(int64_t));
 	sn->pp = xmalloc(((size_t)sn->nodes + 1) * sizeof(int64_t));
 	sn->ngone = xmalloc(((size_t)sn->nodes + 1) * sizeof(int));
-	sn->touched = xmalloc(((size_t)sn->nodes + 1) * sizeof(bool));
 	sn->carved = xmalloc(((size_t)sn->nodes + 1) * sizeof(bool));
 	for (int v = 0; v < sn->nodes; v++) {
 		sn->lines[v] = m->nodes.v[v].lines;
 		sn->pp[v] = m->nodes.v[v].pp;
 		sn->ngone[v] = m->nodes.v[v].gone.n;
-		sn->touched[v] = m->nodes.v[v].touched;
 		sn->carved[v] = m->nodes.v[v].carved;
 	}
 }
@@ -288,7 +286,6 @@ static void snap_restore(SlimModel *m, Snap *sn)
 		m->nodes.v[v].lines = sn->lines[v];
 		m->nodes.v[v].pp = sn->pp[v];
 		m->nodes.v[v].gone.n = sn->ngone[v];
-		m->nodes.v[v].touched = sn->touched[v];
 		m->nodes.v[v].carved = sn->carved[v];
 	}
 }
@@ -299,7 +296,6 @@ static void snap_free(Snap *sn)
 	free(sn->lines);
 	free(sn->pp);
 	free(sn->ngone);
-	free(sn->touched);
 	free(sn->carved);
 }
 
@@ -716,7 +712,6 @@ static int make_types(SlimModel *m, PlanRound *r, int p, const IntVec *ids, char
 			vec_push(&pn->gone, spans.v[i]);
 		pn->lines -= moved - 1;
 		pn->pp -= moved_pp;
-		pn->touched = true;
 		pn->carved = true;
 		net_add_edge(&m->net, p, t, -1, false);
 		for (int i = 0; i < targets.n; i++)
@@ -847,7 +842,6 @@ static bool make_split(SlimModel *m, PlanRound *r, int f, int g, IntVec *units_m
 	}
 	fn->lines -= spans_lines(&spans);
 	fn->pp -= spans_pp(m, f, &spans);
-	fn->touched = true;
 	fn->carved = true;
 	for (int i = 0; i < spans.n; i++)
 		vec_push(&fn->gone, spans.v[i]);
@@ -876,9 +870,10 @@ static bool chain_near_file(SlimModel *m, int v, int x, const uint8_t *side, Pla
 	for (uint32_t k = 0; sy && k < sy->nuses; k++) {
 		const SymEntry *u = &sym_uses(sy)[k];
 		int id = slim_use_id(m, sy, u);
-		/* a name in a macro body binds where the macro is expanded */
 		if (id < 0 || span_has(&vn->gone, (int)u->line))
 			continue;
+		/* a name in a macro body binds where the macro is expanded; an
+		 * #if of a far-side name changes meaning when it goes */
 		if ((side[id] == 2 && !(u->flags & UF_MACRO_BODY)) || ((u->flags & UF_COND) && (side[id] & 2)))
 			vec_push(&far_uses, (int)k);
 	}
@@ -925,6 +920,22 @@ static bool chain_near_file(SlimModel *m, int v, int x, const uint8_t *side, Pla
 	return ok;
 }
 
+/* Flags with 2 in `side` the names that the split steps of r, from step
+ * `from` on, move; true when one was not flagged yet. */
+static bool mark_split_names(SlimModel *m, const PlanRound *r, int from, uint8_t *side)
+{
+	bool grew = false;
+	for (int i = from; i < r->steps.n; i++) {
+		const PlanStep *st = &r->steps.v[i];
+		for (int k = 0; st->kind == PK_SPLIT && k < st->syms.n; k++) {
+			int id = intern_find(m->names, st->syms.v[k], strlen(st->syms.v[k]));
+			if (id >= 0 && side[id] != 2)
+				side[id] = 2, grew = true;
+		}
+	}
+	return grew;
+}
+
 /* After a round's splits, no file left on the near side may spell a name
  * that moved into a sub-header: it would have to include that header,
  * and the far side with it.  Names in macro bodies count here (the macro
@@ -933,15 +944,7 @@ static bool chain_near_file(SlimModel *m, int v, int x, const uint8_t *side, Pla
 static bool moved_names_unused(SlimModel *m, const PlanRound *r, char **why)
 {
 	uint8_t *mark = xcalloc((size_t)intern_count(m->names) + 1, 1);
-	bool any = false, ok = true;
-	for (int i = 0; i < r->steps.n; i++) {
-		const PlanStep *st = &r->steps.v[i];
-		for (int k = 0; st->kind == PK_SPLIT && k < st->syms.n; k++) {
-			int id = intern_find(m->names, st->syms.v[k], strlen(st->syms.v[k]));
-			if (id >= 0)
-				mark[id] = 2, any = true;
-		}
-	}
+	bool any = mark_split_names(m, r, 0, mark), ok = true;
 	char *near = any ? net_reach(&m->net, NULL, -1) : NULL;
 	for (int v = 0; any && ok && v < m->g.nodes.n; v++) {
 		const Symbols *sy = node_syms(m, v);
@@ -1040,11 +1043,8 @@ static uint32_t *near_in_time(SlimModel *m, int f, const IntVec *cut, const char
 	seen[f] = 1;
 	IntVec q = {0};
 	for (int i = 0; i < out.n; i++) {
-		if (seen[out.v[i].to])
-			continue;
 		q.n = 0;
-		vec_push(&q, out.v[i].to);
-		seen[out.v[i].to] = 1;
+		net_reach_more(&m->net, out.v[i].to, cut, seen, &q);
 		for (int h = 0; h < q.n; h++) {
 			int v = q.v[h];
 			const SlimNode *vn = &m->nodes.v[v];
@@ -1057,13 +1057,6 @@ static uint32_t *near_in_time(SlimModel *m, int f, const IntVec *cut, const char
 			for (int k = 0; stays[v] && vn->file < 0 && k < vn->provides.n; k++)
 				if (!first[vn->provides.v[k]])
 					first[vn->provides.v[k]] = out.v[i].line;
-			for (int e = 0; e < m->net.edges.n; e++) {
-				const NetEdge *ne = &m->net.edges.v[e];
-				if (ne->from == v && !ne->gone && !seen[ne->to] && !int_in(cut, e)) {
-					seen[ne->to] = 1;
-					vec_push(&q, ne->to);
-				}
-			}
 		}
 	}
 	vec_free(&q);
@@ -1118,15 +1111,8 @@ static bool plan_candidate(SlimModel *m, int x, PlanRound *r, char **why)
 		}
 		/* what moved is on the far side now: the files that name it in
 		 * their inlines follow in the next pass */
-		int grew = 0;
-		for (; done < r->steps.n; done++) {
-			const PlanStep *st = &r->steps.v[done];
-			for (int k = 0; st->kind == PK_SPLIT && k < st->syms.n; k++) {
-				int id = intern_find(m->names, st->syms.v[k], strlen(st->syms.v[k]));
-				if (id >= 0 && side[id] != 2)
-					side[id] = 2, grew = 1;
-			}
-		}
+		bool grew = mark_split_names(m, r, done, side);
+		done = r->steps.n;
 		if (!grew)
 			break;
 	}
@@ -1257,7 +1243,7 @@ static bool plan_candidate(SlimModel *m, int x, PlanRound *r, char **why)
 			blocked_reason(why, "%s needs both declarations and types from the far side%s", fn->rel, "");
 			ok = false;
 		}
-		/* check's word on a file the plan has not touched */
+		/* check's word on a file the plan has not split */
 		const FindingVec *fv = &m->findings;
 		for (int i = 0; i < f_cut.n && ok; i++) {
 			NetEdge *ne = &m->net.edges.v[f_cut.v[i]];
@@ -1278,7 +1264,7 @@ static bool plan_candidate(SlimModel *m, int x, PlanRound *r, char **why)
 					blocked_reason(why, "check would replace %s in %s", inc, fn->rel);
 					ok = false;
 				}
-				if (ok && m->max_fallout >= 0 && fd->fallout.n > m->max_fallout) {
+				if (ok && fd->fallout.n > m->max_fallout) {
 					char *n = xasprintf("%d", fd->fallout.n);
 					char *what = xasprintf("%s from %s", inc, fn->rel);
 					blocked_reason(why, "removing %s adds includes to %s files (--max-fallout)", what, n);
@@ -1305,7 +1291,6 @@ static bool plan_candidate(SlimModel *m, int x, PlanRound *r, char **why)
 					fn->lines -= 1;
 				}
 				ne->gone = true;
-				fn->touched = true;
 			}
 			free(inc);
 		}
@@ -1385,8 +1370,9 @@ static int64_t current(SlimModel *m, int *headers)
 	return m->have_pp ? pp : lines;
 }
 
-void slim_plan(SlimModel *m, int64_t target, int max_rounds)
+void slim_plan(SlimModel *m, int64_t target, int max_rounds, int max_fallout)
 {
+	m->max_fallout = max_fallout;
 	for (int round = 0; round < max_rounds; round++) {
 		int headers;
 		int64_t now = current(m, &headers);

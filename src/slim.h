@@ -41,7 +41,6 @@ typedef struct {
 	int64_t pp;        /* gcc -E -P lines, as the plan leaves them */
 	SpanVec gone;      /* lines moved out by plan steps (original numbers) */
 	IntVec provides;   /* a created header: the name ids it provides */
-	bool touched;      /* a plan step edits it */
 	bool carved;       /* a plan step moved text out of it: check's findings no longer hold */
 } SlimNode;
 
@@ -94,7 +93,7 @@ uint8_t *slim_name_sides(SlimModel *m, const char *stays, const char *reached);
 int slim_use_id(SlimModel *m, const Symbols *sy, const SymEntry *u);
 /* Plans rounds until the header alone is at most target lines (gcc's
  * when the model has them, else physical), at most max_rounds. */
-void slim_plan(SlimModel *m, int64_t target, int max_rounds);
+void slim_plan(SlimModel *m, int64_t target, int max_rounds, int max_fallout);
 /* The plan in `series` syntax, one comment per round with its
  * predictions. */
 void slim_plan_text(SlimModel *m, StrBuf *out);
