@@ -1072,7 +1072,7 @@ struct Root {
 	 * RK_CERTAIN when one is outside every #if); open addressing, id -1
 	 * empty.  A root provides a few hundred names: a table by name id (4
 	 * million) missed the cache on every lookup. */
-	struct RootProv { int id; uint16_t kinds; } *rprov;
+	struct RootProv { int id; uint16_t kinds; uint32_t first_line; } *rprov;
 	int rprov_cap, rprov_alloc;
 	uint32_t repoch;
 	IntVec prov_nodes;
@@ -1335,6 +1335,14 @@ static inline unsigned root_kinds(const Root *r, int id)
 	return rp->id == id ? rp->kinds : 0;
 }
 
+/* The first line at which the root provides the name (any kind); 0 when
+ * it does not. */
+static inline unsigned root_first_line(const Root *r, int id)
+{
+	const struct RootProv *rp = rprov_slot(r, id);
+	return rp->id == id ? rp->first_line : 0;
+}
+
 /* labels: the dominator-like labels of label(), which finding the
  * file's own removable includes needs and its unresolved uses do not. */
 static void load_root(Check *ck, Root *r, int file, bool labels)
@@ -1395,10 +1403,12 @@ static void load_root(Check *ck, Root *r, int file, bool labels)
 		if (id < 0)
 			continue; /* a name no file uses: never looked up */
 		struct RootProv *rp = rprov_slot(r, id);
-		if (rp->id < 0)
-			*rp = (struct RootProv){id, 0};
 		const SymEntry *e = &sym_provides(sy)[k - ck->fprov_off[file]];
+		if (rp->id < 0)
+			*rp = (struct RootProv){id, 0, e->line};
 		rp->kinds |= (uint16_t)(1u << e->kind);
+		if (e->line < rp->first_line)
+			rp->first_line = e->line;
 		if (!in_ranges(rg, nrg, e->line))
 			rp->kinds |= RK_CERTAIN;
 		int q = ck->need_of_name ? ck->need_of_name[id] : -1;
@@ -2671,23 +2681,29 @@ static bool is_forwarder(Check *ck, int file)
 }
 
 /* Whether the included header relies on the root for a name (it uses what
- * the root defines before including it, as <asm-generic/bitops/fls64.h>
- * uses __fls from <asm/bitops.h>): the include is part of the root. */
-static bool needs_includer(Check *ck, Root *r, int target)
+ * the root defines before including it at line, as
+ * <asm-generic/bitops/fls64.h> uses __fls from <asm/bitops.h>): the
+ * include is part of the root.  What the root provides only below the
+ * #include is not what the header relies on: <linux/dcache.h> names
+ * struct file in prototypes, <linux/fs.h> defines it far below its
+ * include of dcache.h. */
+static bool needs_includer(Check *ck, Root *r, int target, unsigned line)
 {
 	/* it tests in an #if a macro the root defines: the root configures
 	 * it (<asm/posix_types_64.h> defines __kernel_old_uid_t, and
 	 * <asm-generic/posix_types.h> then skips its own typedef) */
 	for (int k = 0; k < ck->uses[target].n; k++) {
 		const UseRef *u = &ck->uses[target].v[k];
-		if ((u->flags & UF_COND) && (root_kinds(r, u->id) >> SK_MACRO & 1))
+		if ((u->flags & UF_COND) && (root_kinds(r, u->id) >> SK_MACRO & 1) &&
+		    (!line || root_first_line(r, u->id) < line))
 			return true;
 	}
 	if (!ck->has_unresolved[target])
 		return false;
 	for (int k = 0; k < ck->unresolved[target].n; k++) {
 		int id = ck->unresolved[target].v[k] >> 1;
-		if (root_satisfies(r, id, (ck->unresolved[target].v[k] & 1) ? UF_TAG | UF_COMPLETE : 0))
+		if (root_satisfies(r, id, (ck->unresolved[target].v[k] & 1) ? UF_TAG | UF_COMPLETE : 0) &&
+		    (!line || root_first_line(r, id) < line))
 			return true;
 	}
 	return false;
@@ -2981,7 +2997,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 		if (!open_line[c] || keep[c])
 			continue;
 		int target = r->g.nodes.v[re->node];
-		if (needs_includer(ck, r, target))
+		if (needs_includer(ck, r, target, re->line))
 			continue; /* the header is written to be included here */
 		if (re->cond && far_prov && far_prov[re->node])
 			continue; /* see mark_far_providers */

@@ -63,7 +63,7 @@ static char *why_needed(SlimModel *m, int f, const char *stays, const char *reac
 		const SymEntry *p = sym_provides(sy), *u = sym_uses(sy);
 		for (uint32_t i = 0; i < sy->nuses; i++) {
 			int id = slim_use_id(m, sy, &u[i]);
-			if (id < 0 || side[id] != 2)
+			if (id < 0 || slim_side(side, id, u[i].flags) != 2)
 				continue;
 			bool dup = false;
 			for (int k = 0; k < seen_ids.n && !dup; k++)

@@ -55,6 +55,21 @@ typedef struct {
 	const char *tag; /* non-NULL for a local's struct tag */
 } Local;
 
+/* A parameter "struct T *name" of a function definition: T needs its
+ * complete type only if the body reaches through name (name->m, name[i],
+ * *name, name + 1) or hands it to a call of anything but a function the
+ * file itself declares (a macro may reach through it: cpu_has(c, bit));
+ * a body that only passes the pointer to such a function, compares it or
+ * returns it needs no more than a declaration of T.
+ * The use of T is recorded when the body has been read. */
+typedef struct {
+	const char *tag, *name;
+	uint16_t tag_len, name_len;
+	uint32_t line;
+	int flags;
+	bool through;      /* the body reaches through it */
+} PtrParam;
+
 struct DeclScratch {
 	VEC(SymEntry) prov, uses, pragmas;
 	VEC(char) strs;
@@ -66,6 +81,7 @@ struct DeclScratch {
 	VEC(Local) locals;
 	uint64_t local_bits; /* a bit per local (local_bit): most identifiers
 			      * of a body are no local, told without a search */
+	VEC(PtrParam) ptr_params; /* of the function definition being read */
 };
 
 /* ---- user-declared declaration macros ---- */
@@ -183,6 +199,8 @@ static void use(DeclScratch *s, const char *p, uint32_t n, int flags, uint32_t l
 		if (sl->hash == h && e->name_len == n && ((e->flags & UF_TAG) != 0) == tag &&
 		    same_name(s->strs.v + e->name_off, p, n)) {
 			e->flags |= (uint8_t)flags;
+			if (line < e->line)
+				e->line = line; /* a deferred use (PtrParam) comes late */
 			return;
 		}
 	}
@@ -356,8 +374,9 @@ typedef struct {
 	bool skip_harvest;   /* record identifiers of skipped text as uses */
 	bool skip_to_endif;  /* an #else/#elif does not end the skip */
 	bool in_directive;   /* stop at the end of the logical line */
-	Tok la[3];
+	Tok la[8];
 	int nla;
+	int body_nesting; /* parse_function_body calls open */
 	DeclScratch *s;
 } D;
 
@@ -720,6 +739,77 @@ static bool typeish(const Tok *t)
 }
 
 static void parse_function_body(D *d, bool is_macro_body);
+static void flush_ptr_params(D *d);
+
+/* Is t the name of a function this file has declared or defined before?
+ * A call of anything else (a macro such as cpu_has(c, bit), or a
+ * function whose prototype is elsewhere) may reach through its
+ * arguments, as far as the file shows. */
+static bool own_function(D *d, const Tok *t)
+{
+	const DeclScratch *s = d->s;
+	for (int i = s->prov.n - 1; i >= 0; i--) {
+		const SymEntry *e = &s->prov.v[i];
+		if ((e->kind == SK_FUNC_DECL || e->kind == SK_FUNC_DEF) && e->name_len == t->len &&
+		    same_name(s->strs.v + e->name_off, t->s, t->len))
+			return true;
+	}
+	return false;
+}
+
+/* t, an identifier of the body, may be a deferred pointer parameter: does
+ * this use reach through it? */
+static void note_ptr_param(D *d, const Tok *t, const Tok *prev, bool in_other_call)
+{
+	for (int k = 0; k < d->s->ptr_params.n; k++) {
+		PtrParam *pp = &d->s->ptr_params.v[k];
+		if (pp->through || t->s == pp->name || pp->name_len != t->len || !same_name(pp->name, t->s, t->len))
+			continue; /* (the declarator of a local itself is no use) */
+		Tok n = peek(d);
+		pp->through = in_other_call || is_p(&n, P_ARROW) || is_p(&n, '[') || is_p(&n, '+') ||
+			      is_p(&n, '-') || is_p(prev, '*') || is_p(prev, '+') || is_p(prev, '-');
+	}
+}
+
+/* After the tag keyword at the start of a statement of a body: a local
+ * "struct T *name =" (or ; , )) waits like a parameter (PtrParam); the
+ * tag name is read, the declarator is left for the caller. */
+static bool defer_ptr_local(D *d)
+{
+	Tok n = peek(d), star = peek_at(d, 1);
+	if (n.kind != T_IDENT || n.kw || !is_p(&star, '*'))
+		return false;
+	int k = 2;
+	for (; k < 6; k++) {
+		Tok a = peek_at(d, k);
+		if (!is_p(&a, '*') && !(a.kind == T_IDENT && a.kw == KW_QUAL))
+			break;
+	}
+	if (k >= 6)
+		return false;
+	Tok name = peek_at(d, k), after = peek_at(d, k + 1);
+	if (name.kind != T_IDENT || name.kw ||
+	    !(is_p(&after, '=') || is_p(&after, ';') || is_p(&after, ',') || is_p(&after, ')')))
+		return false;
+	next(d);
+	PtrParam pp = {.tag = n.s, .tag_len = n.len, .name = name.s, .name_len = name.len, .line = n.line,
+		       .flags = UF_TAG | UF_CODE};
+	vec_push(&d->s->ptr_params, pp);
+	return true;
+}
+
+static void body_tokens(D *d);
+
+/* Reads the body and, once the outermost body (a function's, or a ({ })
+ * of an initializer) is done, records the deferred tag uses. */
+static void parse_function_body(D *d, bool is_macro_body)
+{
+	(void)is_macro_body;
+	d->body_nesting++;
+	body_tokens(d);
+	if (--d->body_nesting == 0)
+		flush_ptr_params(d);
+}
 
 /*
  * A function body, after its '{'.  A local is an identifier that ends a
@@ -727,9 +817,9 @@ static void parse_function_body(D *d, bool is_macro_body);
  * flags =", "struct page *page;") or follows a ',' in such a declaration;
  * a label is "name:" at the start of a statement.
  */
-static void parse_function_body(D *d, bool is_macro_body)
+static void body_tokens(D *d)
 {
-	(void)is_macro_body;
+	uint64_t other_calls = 0; /* bit k: paren level k+1 calls what own_function is not */
 	int depth = 1;
 	int run = 0;           /* type-like tokens since the statement began; -1: not a declaration */
 	bool in_decl = false;  /* after a local was declared, until ';' */
@@ -761,10 +851,15 @@ static void parse_function_body(D *d, bool is_macro_body)
 				break;
 			case '(':
 				paren++;
+				if (paren <= 64 && d->s->ptr_params.n && prev.kind == T_IDENT && !prev.kw &&
+				    !own_function(d, &prev))
+					other_calls |= 1ull << (paren - 1);
 				run = for_head ? 0 : -1;
 				for_head = false;
 				break;
 			case ')':
+				if (paren > 0 && paren <= 64)
+					other_calls &= ~(1ull << (paren - 1));
 				if (paren > 0)
 					paren--;
 				run = -1;
@@ -789,7 +884,8 @@ static void parse_function_body(D *d, bool is_macro_body)
 			continue;
 		}
 		if (t.kw == KW_TAG) {
-			tag_use(d, true);
+			if (run != 0 || !defer_ptr_local(d))
+				tag_use(d, true);
 			if (run >= 0)
 				run++;
 			prev = (Tok){.kind = T_BODY};
@@ -825,6 +921,8 @@ static void parse_function_body(D *d, bool is_macro_body)
 			prev = t;
 			continue;
 		}
+		if (d->s->ptr_params.n)
+			note_ptr_param(d, &t, &prev, other_calls != 0);
 		Tok n = peek(d);
 		bool ends_declarator = is_p(&n, '=') || is_p(&n, ';') || is_p(&n, ',') || is_p(&n, '[') ||
 				       (n.kind == T_IDENT && (n.kw == KW_ATTR || attr_macro(n.s, n.len)));
@@ -992,6 +1090,32 @@ typedef struct {
 	int start, end; /* stmt token range of one declarator */
 } Range;
 
+/* v[i] is the tag keyword of "struct T *...name" in a function
+ * definition's parameter list: its use waits for the body (PtrParam). */
+static bool defer_ptr_param(D *d, const Tok *v, int i, int to, int flags)
+{
+	int j = i + 2;
+	while (j < to && (is_p(&v[j], '*') || (v[j].kind == T_IDENT && v[j].kw == KW_QUAL)))
+		j++;
+	if (j + 1 >= to || v[j].kind != T_IDENT || v[j].kw || !(is_p(&v[j + 1], ',') || is_p(&v[j + 1], ')')))
+		return false;
+	PtrParam pp = {.tag = v[i + 1].s, .tag_len = v[i + 1].len, .name = v[j].s, .name_len = v[j].len,
+		       .line = v[i + 1].line, .flags = flags};
+	vec_push(&d->s->ptr_params, pp);
+	return true;
+}
+
+/* The body has been read: each deferred parameter's tag is used, with
+ * the complete type when the body reached through the pointer. */
+static void flush_ptr_params(D *d)
+{
+	for (int k = 0; k < d->s->ptr_params.n; k++) {
+		const PtrParam *pp = &d->s->ptr_params.v[k];
+		use(d->s, pp->tag, pp->tag_len, pp->flags | (pp->through ? UF_COMPLETE : 0), pp->line);
+	}
+	d->s->ptr_params.n = 0;
+}
+
 /* Uses of every identifier in stmt[from, to) except skip[] (declared names)
  * and identifiers after '.'. */
 static void stmt_uses(D *d, const Tok *v, int from, int to, const bool *skip, bool complete, bool extern_decl)
@@ -1010,12 +1134,19 @@ static void stmt_uses(D *d, const Tok *v, int from, int to, const bool *skip, bo
 				int flags = UF_TAG | UF_CODE;
 				/* a function definition's parameters are used in its
 				 * body: p->member needs the complete type */
+				bool ptr = i + 2 < to && is_p(&v[i + 2], '*');
 				if (extern_decl && paren == 0)
 					; /* "extern struct s v;": s may be incomplete */
-				else if (complete || !(i + 2 < to && is_p(&v[i + 2], '*')))
+				else if (!ptr)
 					flags |= UF_COMPLETE;
 				else if (paren > 0)
 					flags |= UF_DECLARE;
+				if (complete && ptr && paren > 0 && defer_ptr_param(d, v, i, to, flags)) {
+					i++;
+					continue;
+				}
+				if (complete && ptr && paren > 0)
+					flags |= UF_COMPLETE; /* not a plain "struct T *name" */
 				use(d->s, v[i + 1].s, v[i + 1].len, flags, v[i + 1].line);
 				i++;
 			}
@@ -1393,6 +1524,7 @@ static void parse_external(D *d)
 			}
 			/* a function definition */
 			clear_locals(s);
+			s->ptr_params.n = 0;
 			process_decl(d, s->stmt.v, s->stmt.n, true);
 			parse_function_body(d, false);
 			clear_locals(s);
@@ -1655,6 +1787,7 @@ void decl_scratch_free(DeclScratch *s)
 	vec_free(&s->strs);
 	vec_free(&s->stmt);
 	vec_free(&s->locals);
+	vec_free(&s->ptr_params);
 	free(s->slots);
 	vec_free(&s->filled);
 	free(s);

@@ -301,7 +301,9 @@ static void snap_free(Snap *sn)
 
 /* ---------------------------------------------------------------- one candidate */
 
-/* Per name id: 1 provided on the near side, 2 on the far side. */
+/* Per name id: 1 provided on the near side, 2 on the far side; for a
+ * tag, 4 and 8 where it is defined (what a complete use needs: a
+ * forward declaration does not do). */
 uint8_t *slim_name_sides(SlimModel *m, const char *stays, const char *reached)
 {
 	uint8_t *side = xcalloc((size_t)intern_count(m->names) + 1, 1);
@@ -311,15 +313,18 @@ uint8_t *slim_name_sides(SlimModel *m, const char *stays, const char *reached)
 		uint8_t bit = stays[v] ? 1 : 2;
 		const SlimNode *nd = &m->nodes.v[v];
 		if (nd->file < 0) {
+			/* a header the plan made holds definitions only */
 			for (int i = 0; i < nd->provides.n; i++)
-				side[nd->provides.v[i]] |= bit;
+				side[nd->provides.v[i]] |= bit | bit << 2;
 			continue;
 		}
 		const Symbols *sy = node_syms(m, v);
 		const IntVec *ids = &m->node_provides.v[v];
-		for (uint32_t k = 0; sy && k < sy->nprovides; k++)
-			if (ids->v[k] >= 0 && !span_has(&nd->gone, (int)sym_provides(sy)[k].line))
-				side[ids->v[k]] |= bit;
+		for (uint32_t k = 0; sy && k < sy->nprovides; k++) {
+			const SymEntry *p = &sym_provides(sy)[k];
+			if (ids->v[k] >= 0 && !span_has(&nd->gone, (int)p->line))
+				side[ids->v[k]] |= p->kind == SK_TAG_DECL ? bit : bit | bit << 2;
+		}
 	}
 	return side;
 }
@@ -449,7 +454,7 @@ static void unit_far_names(SlimModel *m, const EditFile *e, const Span *sp, cons
 			while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
 				q++;
 			int id = intern_find(m->names, p, (size_t)(q - p));
-			if (id >= 0 && side[id] == 2) {
+			if (id >= 0 && (side[id] & 3) == 2) {
 				bool have = false;
 				for (int i = 0; i < ids->n && !have; i++)
 					have = ids->v[i] == id;
@@ -874,7 +879,8 @@ static bool chain_near_file(SlimModel *m, int v, int x, const uint8_t *side, Pla
 			continue;
 		/* a name in a macro body binds where the macro is expanded; an
 		 * #if of a far-side name changes meaning when it goes */
-		if ((side[id] == 2 && !(u->flags & UF_MACRO_BODY)) || ((u->flags & UF_COND) && (side[id] & 2)))
+		if ((slim_side(side, id, u->flags) == 2 && !(u->flags & UF_MACRO_BODY)) ||
+		    ((u->flags & UF_COND) && (side[id] & 2)))
 			vec_push(&far_uses, (int)k);
 	}
 	if (!far_uses.n)
@@ -929,8 +935,8 @@ static bool mark_split_names(SlimModel *m, const PlanRound *r, int from, uint8_t
 		const PlanStep *st = &r->steps.v[i];
 		for (int k = 0; st->kind == PK_SPLIT && k < st->syms.n; k++) {
 			int id = intern_find(m->names, st->syms.v[k], strlen(st->syms.v[k]));
-			if (id >= 0 && side[id] != 2)
-				side[id] = 2, grew = true;
+			if (id >= 0 && (side[id] & 3) != 2)
+				side[id] = 2 | 8, grew = true;
 		}
 	}
 	return grew;
@@ -1164,8 +1170,8 @@ static bool plan_candidate(SlimModel *m, int x, PlanRound *r, char **why)
 			}
 			/* provided on both sides: far all the same when only the
 			 * cut line brings it before this use */
-			if (side[id] != 2 &&
-			    !(side[id] == 3 && !(u->flags & UF_MACRO_BODY) && (!in_time[id] || in_time[id] > u->line)))
+			int sd = slim_side(side, id, u->flags);
+			if (sd != 2 && !(sd == 3 && !(u->flags & UF_MACRO_BODY) && (!in_time[id] || in_time[id] > u->line)))
 				continue;
 			int ui = unit_at(&units, (int)u->line);
 			if (ui >= 0 && body_in_unit(sy, &units.v[ui]) && !(u->flags & UF_COND)) {

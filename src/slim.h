@@ -86,8 +86,17 @@ void slim_measure(SlimModel *m, const IntVec *without, int64_t *lines, int64_t *
 /* What each node brings: the lines (gcc's when pp) that leave with it. */
 void slim_brings(SlimModel *m, bool pp, int64_t *brings);
 /* By name id: 1 when a node of the near side (stays) provides it, 2 the
- * far side, 3 both; over the nodes reached.  malloc'd. */
+ * far side, 3 both; over the nodes reached.  A tag's definitions are
+ * also in bits 4 (near) and 8 (far).  malloc'd. */
 uint8_t *slim_name_sides(SlimModel *m, const char *stays, const char *reached);
+/* The side (1, 2, 3; 0 none) a use with these flags is satisfied from:
+ * a tag used by value, or through a pointer that is dereferenced, only
+ * by definitions. */
+static inline int slim_side(const uint8_t *side, int id, int use_flags)
+{
+	bool def = (use_flags & UF_TAG) && (use_flags & UF_COMPLETE);
+	return def ? (side[id] >> 2) & 3 : side[id] & 3;
+}
 /* The name id of a use in sy (a tag's with its \1), -1 when no node
  * provides that name. */
 int slim_use_id(SlimModel *m, const Symbols *sy, const SymEntry *u);

@@ -895,6 +895,63 @@ test_expect_success 'an extern variable of a struct type needs no complete type:
 	gcc $CC_FLAGS -Iev/include ev/a.c
 '
 
+test_expect_success 'an inline that only passes its pointer parameter on needs no complete type; one that reaches through it does' '
+	rm -rf pp && mkdir -p pp/include &&
+	printf "struct dentry { int d_flags; };\n" >pp/include/dentry.h &&
+	printf "struct inode { int i_mode; };\n" >pp/include/inode.h &&
+	printf "struct file { int f_mode; };\n" >pp/include/file.h &&
+	# passes d on, compares it, returns it: a declaration will do
+	printf "%s\n" "#include <dentry.h>" "int vfs_mknod(struct dentry *, int);" \
+		"static inline int vfs_whiteout(struct dentry *d, int m)" \
+		"{ return d ? vfs_mknod(d, m) : 0; }" >pp/include/pass.h &&
+	# reaches through i: needs struct inode
+	printf "%s\n" "#include <inode.h>" \
+		"static inline int mode_of(struct inode *i) { return i->i_mode; }" >pp/include/deref.h &&
+	# hands f to a macro (or a function declared elsewhere), which may
+	# reach through it
+	printf "%s\n" "#include <file.h>" "#define file_mode(x) ((x)->f_mode)" \
+		"static inline int fmode(struct file *f) { return file_mode(f); }" >pp/include/mac.h &&
+	# a local pointer that is only compared
+	printf "struct super_block { int s_count; };\n" >pp/include/sb.h &&
+	printf "%s\n" "#include <sb.h>" "struct super_block *get_sb(void);" \
+		"static inline int has_sb(void) { struct super_block *sb = get_sb(); return sb != 0; }" >pp/include/loc.h &&
+	printf "%s\n" "#include <pass.h>" "#include <deref.h>" "#include <mac.h>" "#include <loc.h>" \
+		"int use(struct inode *i, struct file *f) { return vfs_whiteout(0, mode_of(i) + fmode(f)) + has_sb(); }" >pp/a.c &&
+	gcc $CC_FLAGS -Ipp/include pp/a.c &&
+	(cd pp && hdrslim check -I include . >../pp.out; test $? -eq 1) &&
+	test_grep "^include/pass.h:1: forward-declarable: #include <dentry.h>" pp.out &&
+	test_grep "^include/loc.h:1: forward-declarable: #include <sb.h>" pp.out &&
+	! grep "^include/deref.h:" pp.out &&
+	! grep "^include/mac.h:" pp.out &&
+	# the compiler agrees on all three
+	cp -r pp pp2 &&
+	sed -i "1c struct dentry;" pp/include/pass.h && sed -i "1c struct super_block;" pp/include/loc.h &&
+	gcc $CC_FLAGS -Ipp/include pp/a.c &&
+	sed -i "1c struct inode;" pp2/include/deref.h && ! gcc $CC_FLAGS -Ipp2/include pp2/a.c 2>/dev/null &&
+	rm -rf pp2 && cp -r pp pp2 &&
+	sed -i "1c struct file;" pp2/include/mac.h && ! gcc $CC_FLAGS -Ipp2/include pp2/a.c 2>/dev/null
+'
+
+test_expect_success 'a header that names a struct its includer defines only below the include does not rely on the includer' '
+	rm -rf ni && mkdir -p ni/include &&
+	printf "struct file;\n" >ni/include/early.h &&
+	# d.h names struct file in a prototype: something before it must declare it
+	printf "%s\n" "int d_tmpfile(struct file *);" "int d_fn(void);" >ni/include/d.h &&
+	printf "%s\n" "#include <early.h>" "#include <d.h>" "struct file { int f_mode; };" "int f_fn(void);" >ni/include/f.h &&
+	printf "%s\n" "#include <f.h>" "#include <d.h>" "int x(void) { return d_fn() + f_fn(); }" >ni/a.c &&
+	gcc $CC_FLAGS -Ini/include ni/a.c &&
+	(cd ni && hdrslim check -I include . >../ni.out; test $? -eq 1) &&
+	test_grep "^include/f.h:2: unused: #include <d.h>" ni.out &&
+	# the compiler agrees
+	sed -i 2d ni/include/f.h && gcc $CC_FLAGS -Ini/include ni/a.c &&
+	# and one that defines it above the include is relied on
+	rm -rf ni2 && mkdir -p ni2/include && cp ni/include/d.h ni2/include/ &&
+	printf "%s\n" "struct file { int f_mode; };" "#include <d.h>" "int f_fn(void);" >ni2/include/f.h &&
+	printf "%s\n" "#include <f.h>" "int x(void) { return f_fn(); }" >ni2/a.c &&
+	(cd ni2 && hdrslim check -I include . >../ni2.out; :) &&
+	! grep "^include/f.h:2: unused" ni2.out
+'
+
 test_expect_success 'TREE defaults to the current directory' '
 	fresh "$RN" rn3
 	(cd rn3 && hdrslim check -I include) >out.rn3 || :
