@@ -1,7 +1,10 @@
 # hdrslim — plain Makefile.  `make` builds ./hdrslim, `make check` runs every
 # test, `make asan` builds ./hdrslim-asan (ASan+UBSan) and runs the tests with
-# it, `make bench` runs the kernel-scale benchmarks, `make fuzz` the fuzzers.
+# it, `make bench` runs the kernel-scale benchmarks, `make fuzz` the fuzzers,
+# `make install` (PREFIX, DESTDIR) installs.
 
+PREFIX  ?= /usr/local
+DESTDIR ?=
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Werror -std=c11 -D_GNU_SOURCE
@@ -61,8 +64,17 @@ precision: hdrslim
 fuzz:
 	$(MAKE) -C fuzz run
 
+# PREFIX and DESTDIR as every Makefile has them: the binary, the man page
+# and the bash completion.
+install: hdrslim
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 755 hdrslim $(DESTDIR)$(PREFIX)/bin/hdrslim
+	install -m 644 doc/hdrslim.1 $(DESTDIR)$(PREFIX)/share/man/man1/hdrslim.1
+	install -m 644 doc/hdrslim.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/hdrslim
+
 clean:
 	rm -rf build hdrslim hdrslim-asan
 	$(MAKE) -C fuzz clean 2>/dev/null || true
 
-.PHONY: all check check-headers asan bench bench-peer verify-kernel precision fuzz clean
+.PHONY: all install check check-headers asan bench bench-peer verify-kernel precision fuzz clean

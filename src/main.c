@@ -1,5 +1,7 @@
 /*
- * main.c — hdrslim's entry point: the subcommand table and top-level help.
+ * main.c — hdrslim's entry point: the subcommand table, each command's
+ * options for `hdrslim help COMMAND` (doc/hdrslim.1 says the same; t19
+ * checks it) and the top-level help.
  * Adding a command is one row here and one cmd_<name>.c file.
  */
 #include <stdio.h>
@@ -14,48 +16,103 @@ static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
+	const char *options; /* its own options, as `man hdrslim` lists them */
 } commands[] = {
-	{"deps", cmd_deps, "deps [OPTIONS] FILE...        the headers a TU includes (the set gcc -M lists)"},
-	{"cost", cmd_cost, "cost [OPTIONS] [TREE]         which headers cost the build most"},
-	{"why", cmd_why, "why  [OPTIONS] FILE HEADER    every include chain from FILE to HEADER"},
-	{"check", cmd_check, "check [OPTIONS] [TREE] [FILE...] unused, redundant, replaceable, missing includes"},
-	{"fix", cmd_fix, "fix  [OPTIONS] [TREE] [FILE...] apply check's findings, one commit each"},
-	{"verify", cmd_verify, "verify [OPTIONS] [TREE] [--since REV] compile what the changes since REV touch"},
-	{"series", cmd_series, "series [OPTIONS] TREE PLAN    a cleanup plan as a bisectable series of commits"},
-	{"measure", cmd_measure, "measure [OPTIONS] [TREE] REV1 REV2 lines and compile time a change saves"},
-	{"dead", cmd_dead, "dead [OPTIONS] [TREE] [HEADER...] unused declarations, needless forward declarations, wrappers"},
-	{"slim", cmd_slim, "slim [OPTIONS] TREE HEADER    where a header's weight comes from, and the cuts that remove it"},
-	{"split", cmd_split, "split [OPTIONS] TREE HEADER    proposed sub-headers of a header, with savings"},
-	{"lex", cmd_lex, "lex  [OPTIONS] FILE...        the directives hdrslim sees in a file"},
-	{"symbols", cmd_symbols, "symbols [OPTIONS] FILE...    what a file provides and uses (symbol facts)"},
-	{"if-eval", cmd_if_eval, "if-eval [OPTIONS] EXPR...    how an #if expression evaluates (1, 0, unknown)"},
+	{"deps", cmd_deps, "deps [OPTIONS] FILE...        the headers a TU includes (the set gcc -M lists)",
+	 "  --make               make rules (target: prerequisites)\n"
+	 "  -MG                  list missing headers as spelled\n"},
+	{"cost", cmd_cost, "cost [OPTIONS] [TREE]         which headers cost the build most",
+	 "  --sort METRIC        added, build_lines, lines ... (the metrics --json gives)\n"
+	 "  --top N              the N heaviest headers\n"
+	 "  --json               machine-readable output\n"},
+	{"why", cmd_why, "why  [OPTIONS] FILE HEADER    every include chain from FILE to HEADER",
+	 "  --max N              at most N chains\n"},
+	{"check", cmd_check, "check [OPTIONS] [TREE] [FILE...] unused, redundant, replaceable, missing includes",
+	 "  --json               machine-readable output\n"
+	 "  --kinds=K,...        unused, replaceable, redundant, missing, forward\n"
+	 "  --policy=minimal|strict  strict: include what you use\n"
+	 "  --mapping FILE       private -> public headers, one \"<a.h> -> <b.h>\" a line\n"
+	 "  --decl-macro NAME[,NAME]  macros whose identifier arguments are declared names\n"},
+	{"fix", cmd_fix, "fix  [OPTIONS] [TREE] [FILE...] apply check's findings, one commit each",
+	 "  --kinds=K,...        the findings to apply (as check)\n"
+	 "  --verify             compile what each commit touches; refuse one that breaks\n"
+	 "  --dry-run            print the commits, change nothing\n"
+	 "  --allow-dirty        run on a work tree with changes\n"
+	 "  --prefix TEXT        subject prefix of the commits\n"
+	 "  --branch NAME        commit on a new branch\n"
+	 "  --squash-per-file    one commit per file instead of one per finding\n"
+	 "  --format-patch DIR   also write the commits as patches into DIR\n"
+	 "  --cc-wrapper CMD  --timeout S  --no-memo  (as verify)\n"},
+	{"verify", cmd_verify, "verify [OPTIONS] [TREE] [--since REV] compile what the changes since REV touch",
+	 "  --since REV          compare with REV (default HEAD)\n"
+	 "  --cc-wrapper CMD     run each compile through CMD (distcc, ccache)\n"
+	 "  --timeout S          per-compile timeout in seconds\n"
+	 "  --no-memo            compile even what an earlier run proved\n"
+	 "  --json               machine-readable output\n"},
+	{"series", cmd_series, "series [OPTIONS] TREE PLAN    a cleanup plan as a bisectable series of commits",
+	 "  --verify  --dry-run  --allow-dirty  --branch NAME  --prefix TEXT  --format-patch DIR\n"
+	 "  --cc-wrapper CMD  --timeout S  --no-memo  (as fix and verify)\n"},
+	{"measure", cmd_measure, "measure [OPTIONS] [TREE] REV1 REV2 lines and compile time a change saves",
+	 "  --header FILE        FILE preprocessed alone, instead of the TUs\n"
+	 "  --sample N           TUs preprocessed with gcc -E (default 5)\n"
+	 "  --repeat R           timing runs per TU\n"
+	 "  --top N              the N TUs that save most\n"
+	 "  --json               machine-readable output\n"
+	 "  --cc-wrapper CMD  --timeout S  (as verify)\n"},
+	{"dead", cmd_dead, "dead [OPTIONS] [TREE] [HEADER...] unused declarations, needless forward declarations, wrappers",
+	 "  --json               machine-readable output\n"
+	 "  --kinds=K,...        dead, needless-forward, wrapper\n"
+	 "  --cocci DIR          a Coccinelle rule per wrapper, written into DIR\n"
+	 "  --apply[=NAME,...]   remove them, one commit each (takes fix's options)\n"
+	 "  --no-spatch          never run spatch, even when it is installed\n"},
+	{"slim", cmd_slim, "slim [OPTIONS] TREE HEADER    where a header's weight comes from, and the cuts that remove it",
+	 "  --target LINES       stop when HEADER alone is this small\n"
+	 "  --plan FILE          write the plan, for series\n"
+	 "  --rounds N           at most N rounds\n"
+	 "  --max-fallout N      no removal that adds includes to more files (default 25)\n"
+	 "  --top N              explain the N heaviest headers\n"
+	 "  --flags-from FILE    count gcc's lines with the compile command of this .c\n"
+	 "  --no-gcc             count physical lines only\n"
+	 "  --json               machine-readable output\n"},
+	{"split", cmd_split, "split [OPTIONS] TREE HEADER    proposed sub-headers of a header, with savings",
+	 "  --by=definer         one group per .c file defining the functions\n"
+	 "  --plan FILE          write the proposal as a series plan\n"
+	 "  --min-lines N        the smallest group worth a sub-header\n"
+	 "  --max-share X        a group's users, at most this share of HEADER's (default 0.25)\n"
+	 "  --similar X          a group ends where the users are less alike (default 0.5)\n"
+	 "  --symbol NAME        only the group holding NAME\n"},
+	{"lex", cmd_lex, "lex  [OPTIONS] FILE...        the directives hdrslim sees in a file", ""},
+	{"symbols", cmd_symbols, "symbols [OPTIONS] FILE...    what a file provides and uses (symbol facts)", ""},
+	{"if-eval", cmd_if_eval, "if-eval [OPTIONS] EXPR...    how an #if expression evaluates (1, 0, unknown)", ""},
 };
+
+static const char config_help[] =
+	"configuration (every command):\n"
+	"  -I DIR -iquote DIR -isystem DIR -idirafter DIR -include FILE -DNAME[=V] -UNAME -nostdinc\n"
+	"  --compdb FILE        compile_commands.json (default: TREE/compile_commands.json)\n"
+	"  --kernel[=ARCH]      Linux kernel preset (auto-detected); --no-kernel turns it off\n"
+	"  --build DIR          kernel build directory (make O=DIR): exact configuration\n"
+	"  --exact | --union    force the mode (default: exact when a configuration is given)\n"
+	"  -C DIR, --tree DIR   the tree (default: current directory)\n"
+	"  --no-cache --clear-cache -j N, --jobs N --stats --show-config -q, --quiet --max-diags N\n";
+
+/* hdrslim CMD --help, hdrslim help CMD. */
+static void command_help(size_t i)
+{
+	printf("usage: hdrslim %s\n", commands[i].summary);
+	if (commands[i].options[0])
+		printf("\noptions:\n%s", commands[i].options);
+	printf("\n%s", config_help);
+}
 
 static void help(FILE *out)
 {
 	fprintf(out, "usage: hdrslim COMMAND [OPTIONS] ...\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  hdrslim %s\n", commands[i].summary);
-	fprintf(out,
-		"\nconfiguration (every command):\n"
-		"  -I DIR -iquote DIR -isystem DIR -idirafter DIR -include FILE -DNAME[=V] -UNAME -nostdinc\n"
-		"  --compdb FILE        compile_commands.json (default: TREE/compile_commands.json)\n"
-		"  --kernel[=ARCH]      Linux kernel preset (auto-detected); --no-kernel turns it off\n"
-		"  --build DIR          kernel build directory (make O=DIR): exact configuration\n"
-		"  --exact | --union    force the mode (default: exact when a configuration is given)\n"
-		"  -C DIR, --tree DIR   the tree (default: current directory)\n"
-		"  --no-cache --clear-cache -j N --stats --show-config -q --max-diags N\n"
-		"\ncommand options:\n"
-		"  deps: --make (make rules)  -MG (list missing headers as spelled)\n"
-		"  cost: --sort METRIC  --top N  --json\n"
-		"  why:  --max N\n"
-		"  check: --json  --kinds=unused,replaceable,redundant,missing  --policy=minimal|strict\n"
-		"         --mapping FILE (private -> public headers)  --decl-macro NAME[,NAME]\n"
-		"  verify: --since REV (default HEAD)  --cc-wrapper CMD  --timeout S  --json\n"
-		"  dead: --json  --kinds=dead,needless-forward,wrapper  --cocci DIR  --apply[=NAME,...]  --no-spatch\n"
-		"        (--apply takes fix's --verify --dry-run --allow-dirty --prefix --branch ...)\n"
-		"  measure: --sample N (gcc -E, default 5)  --repeat R  --top N  --json  --cc-wrapper CMD  --timeout S\n"
-		"\nexit status: 0 ok, 1 problems found in the analysed code, 2 cannot run\n");
+	fprintf(out, "\n%s", config_help);
+	fprintf(out, "\n'hdrslim help COMMAND' (or COMMAND --help) lists its options; 'man hdrslim' says more.\n"
+		     "\nexit status: 0 ok, 1 problems found in the analysed code, 2 cannot run\n");
 }
 
 int main(int argc, char **argv)
@@ -66,6 +123,15 @@ int main(int argc, char **argv)
 	}
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+		for (size_t i = 0; argc > 2 && i < sizeof(commands) / sizeof(commands[0]); i++)
+			if (!strcmp(argv[2], commands[i].name)) {
+				command_help(i);
+				return EXIT_OK;
+			}
+		if (argc > 2) {
+			fprintf(stderr, "hdrslim: '%s' is not a command (see 'hdrslim --help')\n", argv[2]);
+			return EXIT_FATAL;
+		}
 		help(stdout);
 		return EXIT_OK;
 	}
@@ -78,7 +144,7 @@ int main(int argc, char **argv)
 			continue;
 		for (int a = 2; a < argc; a++)
 			if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
-				printf("usage: hdrslim %s\n", commands[i].summary);
+				command_help(i);
 				return EXIT_OK;
 			}
 		return commands[i].fn(argc - 2, argv + 2);
