@@ -20,7 +20,6 @@
 #include "apply.h"
 #include "commands.h"
 #include "dead.h"
-#include "decl.h"
 #include "proc.h"
 #include "steps.h"
 
