@@ -17,7 +17,6 @@
 #include "apply.h"
 #include "check.h"
 #include "commands.h"
-#include "decl.h"
 #include "steps.h"
 
 #define MAX_ROUNDS 64
