@@ -46,7 +46,6 @@
 #include "check.h"
 #include "commands.h"
 #include "decl.h"
-#include "git.h"
 #include "lex.h"
 #include "steps.h"
 
