@@ -24,7 +24,6 @@
 #include "commands.h"
 #include "decl.h"
 #include "facts.h"
-#include "intern.h"
 #include "metrics.h"
 #include "ppcount.h"
 #include "session.h"
