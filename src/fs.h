@@ -18,7 +18,6 @@
 #include "decl.h"
 #include "facts.h"
 #include "intern.h"
-#include "util.h"
 
 enum FileFlags {
 	F_IN_TREE = 1,   /* listed by the tree walk */
