@@ -18,6 +18,7 @@
  * 200 is an include cycle, reported once per TU and not followed.
  */
 #include "pp.h"
+#include "macro.h"
 
 #include <stdlib.h>
 #include <string.h>

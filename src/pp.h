@@ -14,7 +14,6 @@
 
 #include "config.h"
 #include "incpath.h"
-#include "macro.h"
 #include "tu.h"
 
 typedef struct Pp Pp;
