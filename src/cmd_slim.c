@@ -24,7 +24,6 @@
 #include "commands.h"
 #include "decl.h"
 #include "facts.h"
-#include "metrics.h"
 #include "ppcount.h"
 #include "session.h"
 #include "slim.h"
