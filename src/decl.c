@@ -757,17 +757,28 @@ static bool own_function(D *d, const Tok *t)
 	return false;
 }
 
+/* The calls the body is inside at this token: bit k of `open` says paren
+ * level k+1 is a call of callee[k]. */
+typedef struct {
+	uint64_t open;
+	Tok callee[64];
+} OpenCalls;
+
 /* t, an identifier of the body, may be a deferred pointer parameter: does
- * this use reach through it? */
-static void note_ptr_param(D *d, const Tok *t, const Tok *prev, bool in_other_call)
+ * this use reach through it?  The enclosing callees are looked up only
+ * here, for a parameter's own name: most calls of a body never are. */
+static void note_ptr_param(D *d, const Tok *t, const Tok *prev, const OpenCalls *oc)
 {
 	for (int k = 0; k < d->s->ptr_params.n; k++) {
 		PtrParam *pp = &d->s->ptr_params.v[k];
 		if (pp->through || t->s == pp->name || pp->name_len != t->len || !same_name(pp->name, t->s, t->len))
 			continue; /* (the declarator of a local itself is no use) */
 		Tok n = peek(d);
-		pp->through = in_other_call || is_p(&n, P_ARROW) || is_p(&n, '[') || is_p(&n, '+') ||
-			      is_p(&n, '-') || is_p(prev, '*') || is_p(prev, '+') || is_p(prev, '-');
+		pp->through = is_p(&n, P_ARROW) || is_p(&n, '[') || is_p(&n, '+') || is_p(&n, '-') ||
+			      is_p(prev, '*') || is_p(prev, '+') || is_p(prev, '-');
+		for (int c = 0; c < 64 && !pp->through; c++)
+			if (oc->open >> c & 1)
+				pp->through = !own_function(d, &oc->callee[c]);
 	}
 }
 
@@ -819,7 +830,7 @@ static void parse_function_body(D *d, bool is_macro_body)
  */
 static void body_tokens(D *d)
 {
-	uint64_t other_calls = 0; /* bit k: paren level k+1 calls what own_function is not */
+	OpenCalls calls = {0};
 	int depth = 1;
 	int run = 0;           /* type-like tokens since the statement began; -1: not a declaration */
 	bool in_decl = false;  /* after a local was declared, until ';' */
@@ -851,15 +862,16 @@ static void body_tokens(D *d)
 				break;
 			case '(':
 				paren++;
-				if (paren <= 64 && d->s->ptr_params.n && prev.kind == T_IDENT && !prev.kw &&
-				    !own_function(d, &prev))
-					other_calls |= 1ull << (paren - 1);
+				if (paren <= 64 && prev.kind == T_IDENT && !prev.kw) {
+					calls.open |= 1ull << (paren - 1);
+					calls.callee[paren - 1] = prev;
+				}
 				run = for_head ? 0 : -1;
 				for_head = false;
 				break;
 			case ')':
 				if (paren > 0 && paren <= 64)
-					other_calls &= ~(1ull << (paren - 1));
+					calls.open &= ~(1ull << (paren - 1));
 				if (paren > 0)
 					paren--;
 				run = -1;
@@ -922,7 +934,7 @@ static void body_tokens(D *d)
 			continue;
 		}
 		if (d->s->ptr_params.n)
-			note_ptr_param(d, &t, &prev, other_calls != 0);
+			note_ptr_param(d, &t, &prev, &calls);
 		Tok n = peek(d);
 		bool ends_declarator = is_p(&n, '=') || is_p(&n, ';') || is_p(&n, ',') || is_p(&n, '[') ||
 				       (n.kind == T_IDENT && (n.kw == KW_ATTR || attr_macro(n.s, n.len)));
