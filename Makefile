@@ -12,8 +12,8 @@ LIBS    := -lxxhash -lcjson -lpthread
 
 SRCS    := $(wildcard src/*.c)
 HDRS    := $(wildcard src/*.h)
-OBJS    := $(SRCS:src/%.c=build/%.o)
-AOBJS   := $(SRCS:src/%.c=build/asan/%.o)
+OBJS    := $(SRCS:src/%.c=build/%.o) build/report_html.o
+AOBJS   := $(SRCS:src/%.c=build/asan/%.o) build/asan/report_html.o
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 all: hdrslim
@@ -24,6 +24,21 @@ hdrslim: $(OBJS)
 build/%.o: src/%.c $(HDRS)
 	@mkdir -p build
 	$(CC) $(WARN) $(CFLAGS) -c -o $@ $<
+
+# The report's page is compiled in: src/report.html as one C string.
+build/report_html.c: src/report.html
+	@mkdir -p build
+	{ echo '/* made from src/report.html by the Makefile: do not edit */'; \
+	  echo 'const char report_template[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
+	  echo ';'; } > $@.tmp && mv $@.tmp $@
+
+build/report_html.o: build/report_html.c
+	$(CC) $(WARN) $(CFLAGS) -c -o $@ $<
+
+build/asan/report_html.o: build/report_html.c
+	@mkdir -p build/asan
+	$(CC) $(WARN) $(SANFLAGS) -c -o $@ $<
 
 hdrslim-asan: $(AOBJS)
 	$(CC) $(SANFLAGS) -o $@ $(AOBJS) $(LIBS)

@@ -19,5 +19,6 @@ int cmd_dead(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_measure(int argc, char **argv);
 int cmd_if_eval(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

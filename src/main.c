@@ -81,6 +81,10 @@ static const struct {
 	 "  --max-share X        a group's users, at most this share of HEADER's (default 0.25)\n"
 	 "  --similar X          a group ends where the users are less alike (default 0.5)\n"
 	 "  --symbol NAME        only the group holding NAME\n"},
+	{"report", cmd_report, "report [OPTIONS] [TREE] -o FILE  one HTML page: treemap, a page per header",
+	 "  -o FILE, --output FILE  where the page goes\n"
+	 "  --propose HEADER     also slim's and split's proposals for HEADER (repeatable)\n"
+	 "  --kinds=K,...        the findings shown (as check)\n"},
 	{"lex", cmd_lex, "lex  [OPTIONS] FILE...        the directives hdrslim sees in a file", ""},
 	{"symbols", cmd_symbols, "symbols [OPTIONS] FILE...    what a file provides and uses (symbol facts)", ""},
 	{"if-eval", cmd_if_eval, "if-eval [OPTIONS] EXPR...    how an #if expression evaluates (1, 0, unknown)", ""},
