@@ -498,11 +498,13 @@ void report_html(const ReportInput *in, StrBuf *out)
 		die("report: the page template has no data mark");
 	sb_add(out, report_template, (size_t)(mark - report_template));
 	/* no '<' inside the script element: \u003c is the same JSON */
-	for (size_t i = 0; i < data.len; i++) {
-		if (data.buf[i] == '<')
-			sb_adds(out, "\\u003c");
-		else
-			sb_addc(out, data.buf[i]);
+	for (const char *p = data.buf, *end = data.buf + data.len; p < end;) {
+		const char *lt = memchr(p, '<', (size_t)(end - p));
+		sb_add(out, p, (size_t)((lt ? lt : end) - p));
+		if (!lt)
+			break;
+		sb_adds(out, "\\u003c");
+		p = lt + 1;
 	}
 	sb_adds(out, mark + strlen(REPORT_DATA_MARK));
 	free(data.buf);
