@@ -390,12 +390,156 @@ void session_lex(Session *s, const Unit *units, int n)
 	vec_free(&files);
 }
 
+typedef struct {
+	uint64_t hash; /* of the file's name, without its directory */
+	int file;
+} ByName;
+
+static int cmp_by_name(const void *a, const void *b)
+{
+	const ByName *x = a, *y = b;
+	return x->hash != y->hash ? (x->hash > y->hash) - (x->hash < y->hash) : (x->file > y->file) - (x->file < y->file);
+}
+
+static const char *base_name(const char *p)
+{
+	const char *b = strrchr(p, '/');
+	return b ? b + 1 : p;
+}
+
+typedef struct {
+	char *dir;  /* an include root: the tree-relative directory */
+	int finds;  /* unresolved #include lines it would resolve */
+} RootGuess;
+
+/*
+ * Union mode without a compile database or the kernel preset: an
+ * #include that resolves to no file although the tree holds a file of
+ * that name (git's `#include "builtin.h"` from builtin/ when the build
+ * says -I.) makes every analysis of those files wrong, silently.  Say so
+ * once, with the first such line, and name the -I directories that would
+ * find them: the directory D for which D/NAME is a file of the tree,
+ * counted over every such line.
+ */
+static void note_unreached_includes(Session *s)
+{
+	static bool noted;
+	if (noted || !s->graph || s->kernel || s->compdb || !warnings_enabled)
+		return;
+	noted = true;
+	FileTable *ft = &s->ft;
+	VEC(ByName) names = {0};
+	for (int f = 0; f < ft->nfiles; f++)
+		if ((ft->files[f].flags & F_IN_TREE) && !(ft->files[f].flags & F_DIR)) {
+			const char *b = base_name(fs_keystr(ft, ft->files[f].key));
+			ByName e = {hash_bytes(b, strlen(b)), f};
+			vec_push(&names, e);
+		}
+	if (names.n > 1)
+		qsort(names.v, (size_t)names.n, sizeof(ByName), cmp_by_name);
+	VEC(RootGuess) roots = {0};
+	IntVec out = {0}, dirs = {0};
+	int lines = 0, files = 0, first_file = -1;
+	unsigned first_line = 0;
+	const char *first_name = NULL;
+	bool first_angled = false;
+	for (int f = 0; f < ft->nfiles; f++) {
+		const Facts *fa = ft->files[f].facts;
+		if (!fa || !fs_in_file_set(ft, f))
+			continue;
+		int chain = s->cfg.ctxs.v[session_ctx_for_file(s, f)].chain;
+		out.n = dirs.n = 0;
+		graph_file_edges(s->graph, chain, f, &out, &dirs);
+		bool counted = false;
+		for (int k = 0; k < out.n; k++) {
+			if (out.v[k] >= 0 || dirs.v[k] < 0 || dirs.v[k] >= (int)fa->ndirs)
+				continue;
+			const Directive *d = &facts_dirs(fa)[dirs.v[k]];
+			if (d->flags & DF_COMPUTED)
+				continue;
+			const char *name = facts_name(fa, d);
+			size_t nlen = strlen(name);
+			const char *b = base_name(name);
+			uint64_t h = hash_bytes(b, strlen(b));
+			int lo = 0, hi = names.n;
+			while (lo < hi) {
+				int mid = (lo + hi) / 2;
+				if (names.v[mid].hash < h)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			bool found = false;
+			for (int i = lo; i < names.n && names.v[i].hash == h; i++) {
+				const char *p = fs_keystr(ft, ft->files[names.v[i].file].key);
+				size_t plen = strlen(p);
+				if (plen < nlen || strcmp(p + plen - nlen, name) ||
+				    (plen > nlen && p[plen - nlen - 1] != '/'))
+					continue;
+				char *dir = plen > nlen ? xstrndup(p, plen - nlen - 1) : xstrdup(".");
+				int r = 0;
+				while (r < roots.n && strcmp(roots.v[r].dir, dir))
+					r++;
+				if (r == roots.n) {
+					RootGuess g = {dir, 0};
+					vec_push(&roots, g);
+				} else {
+					free(dir);
+				}
+				roots.v[r].finds++;
+				found = true;
+			}
+			if (!found)
+				continue;
+			lines++;
+			if (!counted)
+				files++, counted = true;
+			if (first_file < 0)
+				first_file = f, first_line = d->line, first_name = name,
+				first_angled = (d->flags & DF_ANGLED) != 0;
+		}
+	}
+	if (lines) {
+		/* the roots that find most, best first */
+		for (int i = 1; i < roots.n; i++)
+			for (int j = i; j > 0 && roots.v[j].finds > roots.v[j - 1].finds; j--) {
+				RootGuess t = roots.v[j];
+				roots.v[j] = roots.v[j - 1];
+				roots.v[j - 1] = t;
+			}
+		StrBuf sb = {0};
+		for (int r = 0; r < roots.n && r < 3; r++)
+			sb_addf(&sb, r ? ", -I%s %d" : "-I%s would find %d", roots.v[r].dir, roots.v[r].finds);
+		const char *q0 = first_angled ? "<" : "\"", *q1 = first_angled ? ">" : "\"";
+		if (lines == 1)
+			warn_at(session_path(s, first_file), first_line,
+				"%s%s%s: no include path finds this header of the tree; %s "
+				"(give the include paths, or a compile_commands.json)",
+				q0, first_name, q1, sb_str(&sb));
+		else
+			warn_at(session_path(s, first_file), first_line,
+				"%s%s%s: no include path finds it, nor %d more #include lines in %d files "
+				"that name headers of the tree; %s of them (give the include paths, or a "
+				"compile_commands.json)",
+				q0, first_name, q1, lines - 1, files, sb_str(&sb));
+		free(sb.buf);
+	}
+	for (int r = 0; r < roots.n; r++)
+		free(roots.v[r].dir);
+	vec_free(&roots);
+	vec_free(&names);
+	vec_free(&out);
+	vec_free(&dirs);
+}
+
 void session_prepare(Session *s, const Unit *units, int n)
 {
 	session_lex(s, units, n);
 	phase("graph");
-	if (s->graph)
+	if (s->graph) {
 		graph_prepare(s->graph, units, n);
+		note_unreached_includes(s);
+	}
 }
 
 void session_tu(Session *s, const Unit *u, TuGraph *g)

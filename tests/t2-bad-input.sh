@@ -669,4 +669,27 @@ test_expect_success 'hdrslim deps -C /nonexistent-tree -> 2, names it' '
 	test_grep -F -e /nonexistent-tree err
 '
 
+# A tree built with -I. analysed without it: builtin/add.c's "builtin.h"
+# resolves to nothing, and every finding about it would be wrong.  One
+# warning says so, at the first such line, with the -I that finds them;
+# gcc agrees that -I. is what the tree needs.
+test_expect_success 'includes of tree headers no include path finds: one warning, with the -I that finds them' '
+	rm -rf notree && mkdir -p notree/builtin notree/lib &&
+	printf "#ifndef B_H\n#define B_H\nint b(void);\n#endif\n" >notree/builtin.h &&
+	printf "#ifndef U_H\n#define U_H\nint u(void);\n#endif\n" >notree/lib/util.h &&
+	printf "#include \"builtin.h\"\n#include \"lib/util.h\"\nint add(void) { return b() + u(); }\n" >notree/builtin/add.c &&
+	printf "#include \"builtin.h\"\nint rm(void) { return b(); }\n" >notree/builtin/rm.c &&
+	printf "#include \"builtin.h\"\nint main(void) { return b(); }\n" >notree/main.c &&
+	! gcc -fsyntax-only notree/builtin/add.c 2>/dev/null &&
+	gcc -fsyntax-only -Inotree notree/builtin/add.c &&
+	(cd notree && hdrslim cost . >../out 2>../err) &&
+	test $(grep -c "warning" err) = 1 &&
+	test_grep -F -e "builtin/add.c:1: warning: \"builtin.h\": no include path finds it, nor 2 more #include lines in 2 files" err &&
+	test_grep -F -e "-I. would find 3 of them" err &&
+	(cd notree && hdrslim cost -I. . >../out 2>../err) &&
+	test_must_be_empty err &&
+	(cd notree && hdrslim cost -q . >../out 2>../err) &&
+	test_must_be_empty err
+'
+
 test_done
