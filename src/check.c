@@ -23,6 +23,7 @@
 
 #include "cache.h"
 #include "decl.h"
+#include "progress.h"
 #include "tu.h"
 
 typedef struct {
@@ -3197,6 +3198,12 @@ static int root_ctx(Session *s, int f, int fallback, int nctx)
  * reads no system headers and has its own .cmd dependency lists; a
  * file met there only later makes the findings that would take it away
  * stay, compute_fallout.) */
+static bool is_exact_root(Session *s, int f)
+{
+	const File *fl = &s->ft.files[f];
+	return fs_in_file_set(&s->ft, f) && fl->facts && (fl->flags & F_IN_TREE) && !(fl->flags & F_EXCLUDED);
+}
+
 static void exact_walk_all(Session *s)
 {
 	int first = -1;
@@ -3209,14 +3216,19 @@ static void exact_walk_all(Session *s)
 	int fallback = session_ctx_for_file(s, first), nctx = s->cfg.ctxs.n;
 	int n0 = s->ft.nfiles;
 	TuGraph g = {0};
+	int nroots = 0;
+	for (int f = 0; f < n0; f++)
+		nroots += is_exact_root(s, f);
+	Progress *pr = progress_begin(NULL, "files walked", nroots);
 	for (int f = 0; f < n0; f++) {
-		const File *fl = &s->ft.files[f];
-		if (!fs_in_file_set(&s->ft, f) || !fl->facts || !(fl->flags & F_IN_TREE) || (fl->flags & F_EXCLUDED))
-			continue; /* not a root: check reads it only inside closures */
+		if (!is_exact_root(s, f))
+			continue; /* check reads it only inside closures */
 		Unit u = {f, root_ctx(s, f, fallback, nctx)};
 		session_tu(s, &u, &g);
 		session_record_exact_edges(s, &g);
+		progress_add(pr, 1);
 	}
+	progress_end(pr);
 	tu_free(&g);
 	/* a header outside the tree first met there is read inside closures
 	 * only, never as a root of its own (a libc bits/ header alone is an
@@ -3485,6 +3497,7 @@ typedef struct {
 	bool headers; /* pass 1: unresolved uses; else findings */
 	FindingVec out;
 	pthread_mutex_t *lock;
+	Progress *progress;
 } Job;
 
 static void *worker(void *arg)
@@ -3503,6 +3516,7 @@ static void *worker(void *arg)
 		} else {
 			check_file(job->ck, &r, job->files[i], &mine);
 		}
+		progress_add(job->progress, 1);
 	}
 	pthread_mutex_lock(job->lock);
 	for (int i = 0; i < mine.n; i++)
@@ -3525,7 +3539,9 @@ static void run_parallel(Job *job, int threads)
 			ck->roots[i] = (Root){.reach_of = -1};
 		ck->nroots = need;
 	}
+	job->progress = progress_begin(NULL, job->headers ? "headers checked" : "files checked", job->n);
 	run_threads(worker, job, threads);
+	progress_end(job->progress);
 }
 
 void check_run(Check *ck, const int *files, int n, FindingVec *out)

@@ -21,6 +21,7 @@
 #include "commands.h"
 #include "dead.h"
 #include "proc.h"
+#include "progress.h"
 #include "steps.h"
 
 typedef struct {
@@ -395,6 +396,7 @@ static int apply_wrappers(DeadCtx *cx, StepOpts *so, const StrVec *names)
 	if (!so->dry_run)
 		steps_begin(&st, "dead", cx->o, cx->tree, so);
 	int status = EXIT_OK, landed = 0, failed = 0;
+	Progress *pr = progress_begin(NULL, "wrappers", names->n);
 	for (int i = 0; i < names->n; i++) {
 		if (steps_interrupted()) {
 			status = 130;
@@ -405,17 +407,21 @@ static int apply_wrappers(DeadCtx *cx, StepOpts *so, const StrVec *names)
 		StrBuf msg = {0};
 		char *why = NULL;
 		int r = wrapper_change(cx, names->v[i], so->prefix, spatch, &c, &msg, &why);
-		if (r == 0 && so->dry_run) {
+		bool made = r == 0;
+		if (made && !so->dry_run)
+			r = steps_land(&st, &c, msg.buf, &why);
+		progress_pause();
+		if (made && so->dry_run) {
 			StrBuf diff = {0};
 			change_diff(&c, &diff);
 			printf("# %.*s\n%s", (int)strcspn(sb_str(&msg), "\n"), msg.buf, sb_str(&diff));
 			free(diff.buf);
-		} else if (r == 0) {
-			r = steps_land(&st, &c, msg.buf, &why);
+		} else if (made) {
 			if (r == 0) {
 				printf("dead: %.*s\n", (int)strcspn(msg.buf, "\n"), msg.buf);
 				landed++;
 			} else if (r == 2) {
+				progress_resume();
 				die("dead: %s", why);
 			} else if (r == 1) {
 				printf("dead: dropped: %.*s: %s\n", (int)strcspn(msg.buf, "\n"), msg.buf, why);
@@ -426,10 +432,13 @@ static int apply_wrappers(DeadCtx *cx, StepOpts *so, const StrVec *names)
 			failed++;
 		}
 		fflush(stdout);
+		progress_resume();
+		progress_add(pr, 1);
 		free(why);
 		free(msg.buf);
 		change_free(&c);
 	}
+	progress_end(pr);
 	if (!so->dry_run) {
 		fprintf(stderr, "dead: %d commit%s, %d not made", landed, landed == 1 ? "" : "s", failed);
 		if (so->verify)

@@ -17,6 +17,7 @@
 #include "apply.h"
 #include "check.h"
 #include "commands.h"
+#include "progress.h"
 #include "steps.h"
 
 #define MAX_ROUNDS 64
@@ -199,13 +200,18 @@ int cmd_fix(int argc, char **argv)
 		check_free(ck);
 		vec_free(&files);
 		session_close(&s);
+		Progress *pr = so.dry_run ? NULL : progress_begin(NULL, "changes", pend.n);
 		for (int i = 0; i < pend.n; i++) {
 			Pending *pd = &pend.v[i];
 			StrBuf msg = pd->msg;
 			char *why = pd->why;
 			const char *subject_end = strchr(sb_str(&msg), '\n');
 			int sublen = subject_end ? (int)(subject_end - msg.buf) : (int)msg.len;
-			if (steps_interrupted()) {
+			int r = -1;
+			if (!steps_interrupted() && pd->ok && !so.dry_run)
+				r = steps_land(&st, &pd->c, msg.buf, &why);
+			progress_pause();
+			if (steps_interrupted() && r < 0) {
 				/* not started: nothing to undo */
 			} else if (!pd->ok) {
 				printf("fix: skipped: %s\n", why);
@@ -217,7 +223,6 @@ int cmd_fix(int argc, char **argv)
 				free(diff.buf);
 				applied++;
 			} else {
-				int r = steps_land(&st, &pd->c, msg.buf, &why);
 				if (r == 0) {
 					printf("fix: %.*s\n", sublen, msg.buf);
 					applied++;
@@ -227,14 +232,18 @@ int cmd_fix(int argc, char **argv)
 					printf("fix: dropped: %.*s: %s\n", sublen, msg.buf, why);
 					dropped++;
 				} else if (r == 2) {
+					progress_resume();
 					die("fix: %s", why);
 				}
 			}
 			fflush(stdout);
+			progress_resume();
+			progress_add(pr, 1);
 			free(why);
 			free(msg.buf);
 			change_free(&pd->c);
 		}
+		progress_end(pr);
 		vec_free(&pend);
 		/* A dry run shows one round: later ones depend on these edits. */
 		if (!more || so.dry_run)

@@ -35,6 +35,7 @@
 #include "git.h"
 #include "ppcount.h"
 #include "proc.h"
+#include "progress.h"
 #include "verify.h"
 
 typedef struct {
@@ -244,6 +245,7 @@ static void closures_all(Measure *m, LinesVec *all)
 	}
 	TuGraph tg;
 	memset(&tg, 0, sizeof(tg));
+	Progress *pr = progress_begin(NULL, "TUs walked", s.cfg.units.n);
 	for (int u = 0; u < s.cfg.units.n; u++) {
 		const Unit *un = &s.cfg.units.v[u];
 		session_tu(&s, un, &tg);
@@ -257,7 +259,9 @@ static void closures_all(Measure *m, LinesVec *all)
 		vec_push(all, l);
 		if (affected)
 			add_tu(m, path);
+		progress_add(pr, 1);
 	}
+	progress_end(pr);
 	tu_free(&tg);
 	free(hit);
 	if (all->n)
@@ -286,12 +290,15 @@ static void closures_of(Measure *m, int k)
 	session_prepare(&s, units.v, units.n);
 	TuGraph tg;
 	memset(&tg, 0, sizeof(tg));
+	Progress *pr = progress_begin(NULL, "TUs walked", units.n);
 	for (int i = 0; i < units.n; i++) {
 		session_tu(&s, &units.v[i], &tg);
 		MTu *t = &m->tus.v[idx.v[i]];
 		t->present[k] = true;
 		t->lines[k] = closure_lines(&s, &tg);
+		progress_add(pr, 1);
 	}
+	progress_end(pr);
 	tu_free(&tg);
 	vec_free(&units);
 	vec_free(&idx);
@@ -323,7 +330,7 @@ static void compile_state(Measure *m, int k)
 			vec_push(&idx, i);
 		}
 	VerifyOpts vo = m->vo;
-	vo.quiet = true; /* measure reports its own progress */
+	vo.quiet = true; /* measure names what it compiles itself */
 	for (int r = 0; r < m->repeat; r++) {
 		if (!m->quiet)
 			fprintf(stderr, "measure: compiling %d TU%s at %s%s, %d at a time\n", tus.n,
@@ -345,6 +352,10 @@ static void compile_state(Measure *m, int k)
 	}
 	VerifyOpts pre = m->vo;
 	pre.mode = "-E";
+	int nsampled = 0;
+	for (int i = 0; i < m->tus.n; i++)
+		nsampled += m->tus.v[i].sampled && m->tus.v[i].present[k];
+	Progress *pr = progress_begin(NULL, "TUs preprocessed (gcc -E)", nsampled);
 	for (int i = 0; i < m->tus.n; i++) {
 		MTu *t = &m->tus.v[i];
 		if (!t->sampled || !t->present[k])
@@ -354,6 +365,7 @@ static void compile_state(Measure *m, int k)
 		if (!argv) {
 			warn_at(t->tu, 0, "cannot preprocess: %s", error);
 			free(error);
+			progress_add(pr, 1);
 			continue;
 		}
 		StrBuf out = {0};
@@ -365,7 +377,9 @@ static void compile_state(Measure *m, int k)
 		free(out.buf);
 		verify_command_free(argv);
 		free(cwd);
+		progress_add(pr, 1);
 	}
+	progress_end(pr);
 	vec_free(&tus);
 	vec_free(&idx);
 	state_close(&s, &o);
@@ -1005,7 +1019,9 @@ int cmd_measure(int argc, char **argv)
 	free(scratch);
 	if (WIFSIGNALED(st) || got_signal) {
 		int sig = WIFSIGNALED(st) ? WTERMSIG(st) : got_signal;
+		progress_pause(); /* the child's line */
 		fprintf(stderr, "hdrslim: measure: interrupted; the revisions' work tree is removed\n");
+		progress_resume();
 		signal(sig, SIG_DFL);
 		raise(sig);
 		return 128 + sig;

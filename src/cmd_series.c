@@ -47,6 +47,7 @@
 #include "commands.h"
 #include "decl.h"
 #include "lex.h"
+#include "progress.h"
 #include "steps.h"
 
 enum StepKind { ST_SPLIT, ST_UNBACK, ST_MOVE, ST_DROP, ST_TYPES, ST_DECLARE, ST_REPLACE };
@@ -1192,10 +1193,13 @@ int cmd_series(int argc, char **argv)
 	steps_begin(&st, "series", &o, p.tree, &so);
 	SeriesCtx cx = {&o, p.tree, so.prefix, &st};
 	int status = EXIT_OK;
+	Progress *pr = progress_begin(NULL, "steps", p.steps.n);
 	for (int i = 0; i < p.steps.n; i++) {
 		if (steps_interrupted()) {
+			progress_pause();
 			fprintf(stderr, "series: interrupted before step %d; the branch %s is at the last commit and "
 				"the tree is clean\n", i + 1, so.branch);
+			progress_resume();
 			status = 130;
 			break;
 		}
@@ -1219,6 +1223,7 @@ int cmd_series(int argc, char **argv)
 			break;
 		}
 		const char *nl = msg.buf ? strchr(msg.buf, '\n') : NULL;
+		progress_pause();
 		if (r == 0) {
 			printf("[%d/%d] %.*s\n", i + 1, p.steps.n, nl ? (int)(nl - msg.buf) : (int)msg.len,
 			       msg.buf);
@@ -1232,14 +1237,18 @@ int cmd_series(int argc, char **argv)
 			fprintf(stderr, "series: stopped; the branch %s is at the last good commit and the tree is "
 				"clean\n", so.branch);
 			status = steps_interrupted() ? 130 : EXIT_FINDINGS;
+			progress_resume();
 			free(why);
 			free(msg.buf);
 			break;
 		}
+		fflush(stdout);
+		progress_resume();
+		progress_add(pr, 1);
 		free(why);
 		free(msg.buf);
-		fflush(stdout);
 	}
+	progress_end(pr);
 	fprintf(stderr, "series: %d commit%s on %s", st.commits, st.commits == 1 ? "" : "s", so.branch);
 	if (so.verify)
 		fprintf(stderr, ", %d TUs verified", st.verified_tus);

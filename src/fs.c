@@ -20,6 +20,7 @@
 
 #include "cache.h"
 #include "lex.h"
+#include "progress.h"
 
 void fs_init(FileTable *ft, const char *root_abs)
 {
@@ -460,6 +461,7 @@ typedef struct {
 	File *copies;
 	const char *const *keys;
 	uint8_t *done;
+	Progress *progress;
 } LexJob;
 
 /* Reads a file whole into w->buf (NUL-terminated); returns its length or
@@ -589,6 +591,7 @@ static void *lex_worker(void *arg)
 			load_symbols(job->ft, job->files[i], &w);
 		else
 			load_file(job->ft, job->files[i], &w);
+		progress_add(job->progress, 1);
 	}
 	worker_free(&w);
 	return NULL;
@@ -598,7 +601,7 @@ static void run_jobs(LexJob *job, int threads);
 
 void fs_lex_all(FileTable *ft, const int *files, int n, int threads)
 {
-	LexJob job = {ft, files, n, 0, false, NULL, NULL, NULL};
+	LexJob job = {ft, files, n, 0, false, NULL, NULL, NULL, NULL};
 	run_jobs(&job, threads);
 }
 
@@ -611,7 +614,7 @@ static void open_syms_cache(FileTable *ft)
 void fs_symbols_all(FileTable *ft, const int *files, int n, int threads)
 {
 	open_syms_cache(ft);
-	LexJob job = {ft, files, n, 0, true, NULL, NULL, NULL};
+	LexJob job = {ft, files, n, 0, true, NULL, NULL, NULL, NULL};
 	run_jobs(&job, threads);
 }
 
@@ -619,13 +622,19 @@ void fs_symbols_detached(FileTable *ft, File *files, const char *const *keys, in
 			 uint8_t *done)
 {
 	open_syms_cache(ft);
-	LexJob job = {ft, NULL, n, 0, true, files, keys, done};
+	LexJob job = {ft, NULL, n, 0, true, files, keys, done, NULL};
 	run_jobs(&job, threads);
 }
 
+/* A few files take no time: a progress line only for many. */
+enum { PROGRESS_FROM = 256 };
+
 static void run_jobs(LexJob *job, int threads)
 {
+	if (job->n >= PROGRESS_FROM)
+		job->progress = progress_begin(NULL, job->symbols ? "files' symbols read" : "files read", job->n);
 	run_threads(lex_worker, job, threads < 1 ? 1 : threads);
+	progress_end(job->progress);
 }
 
 void fs_report_errors(FileTable *ft, int id)

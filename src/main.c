@@ -98,7 +98,8 @@ static const char config_help[] =
 	"  --build DIR          kernel build directory (make O=DIR): exact configuration\n"
 	"  --exact | --union    force the mode (default: exact when a configuration is given)\n"
 	"  -C DIR, --tree DIR   the tree (default: current directory)\n"
-	"  --no-cache --clear-cache -j N, --jobs N --stats --show-config -q, --quiet --max-diags N\n";
+	"  --no-cache --clear-cache -j N, --jobs N --stats --show-config -q, --quiet --max-diags N\n"
+	"  --progress | --no-progress  a progress line on stderr (default: when it is a terminal)\n";
 
 /* hdrslim CMD --help, hdrslim help CMD. */
 static void command_help(size_t i)

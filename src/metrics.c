@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "progress.h"
+
 struct DomScratch {
 	int cap;
 	int *po, *idom, *cand, *seed;
@@ -272,6 +274,7 @@ typedef struct {
 	const uint32_t *lines_of; /* lines by file id, dense: facts are far apart */
 	int nlines;
 	bool grow;        /* single thread: arrays follow files found */
+	Progress *progress;
 } Job;
 
 static bool pairset_add(PairSet *ps, int from, int to);
@@ -333,6 +336,7 @@ static void *worker(void *arg)
 								       __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 				;
 		}
+		progress_add(job->progress, 1);
 	}
 	__atomic_add_fetch(&metrics_dom_passes, (uint64_t)dom->passes, __ATOMIC_RELAXED);
 	tu_free(&g);
@@ -456,9 +460,10 @@ void metrics_compute(Session *s, const Unit *units, int nunits, CostTable *out)
 	uint32_t *lines_of = xmalloc(((size_t)nfiles + 1) * sizeof(uint32_t));
 	for (int i = 0; i < nfiles; i++)
 		lines_of[i] = file_lines(s, i);
+	Progress *pr = progress_begin(NULL, "TUs walked", nunits);
 	for (int t = 0; t < threads; t++)
 		jobs[t] = (Job){.s = s, .units = units, .nunits = nunits, .next = &next,
-				.first_unit = first_unit,
+				.first_unit = first_unit, .progress = pr,
 				.tus = xcalloc((size_t)nfiles + 1, sizeof(uint32_t)),
 				.added = xcalloc((size_t)nfiles + 1, sizeof(uint64_t)),
 				.nfiles = nfiles, .lines_of = lines_of, .nlines = nfiles};
@@ -476,6 +481,7 @@ void metrics_compute(Session *s, const Unit *units, int nunits, CostTable *out)
 	worker(&jobs[0]);
 	for (int t = 1; t <= started; t++)
 		pthread_join(tid[t], NULL);
+	progress_end(pr);
 	if (!s->graph) {
 		nfiles = jobs[0].nfiles;
 		first_unit = jobs[0].first_unit;

@@ -17,6 +17,7 @@
 
 #include "cache.h"
 #include "decl.h"
+#include "progress.h"
 
 static void usage_error(const char *cmd, const char *fmt, const char *arg)
 {
@@ -61,6 +62,7 @@ void options_parse(Options *o, int argc, char **argv, const char *cmd, const cha
 	o->top = -1;
 	o->max = -1;
 	o->jobs = cpu_count();
+	o->progress = -1;
 	bool positional_only = false;
 	for (int i = 0; i < argc;) {
 		const char *a = argv[i];
@@ -102,6 +104,10 @@ void options_parse(Options *o, int argc, char **argv, const char *cmd, const cha
 			o->show_config = true;
 		else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
 			o->quiet = true;
+		else if (!strcmp(a, "--progress"))
+			o->progress = 1;
+		else if (!strcmp(a, "--no-progress"))
+			o->progress = 0;
 		else if (!strcmp(a, "-j") || is_opt(a, "--jobs"))
 			o->jobs = int_value(value_of(argc, argv, &i, a[1] == 'j' ? "-j" : "--jobs", cmd), "--jobs", cmd);
 		else if (!strncmp(a, "-j", 2) && a[2] >= '0' && a[2] <= '9')
@@ -142,6 +148,10 @@ void options_parse(Options *o, int argc, char **argv, const char *cmd, const cha
 		o->jobs = 1;
 	if (o->quiet)
 		warnings_enabled = false;
+	/* -q: no progress either, unless asked for by name */
+	if (o->quiet && o->progress < 0)
+		o->progress = 0;
+	progress_setup(o->progress, cmd);
 }
 
 void options_free(Options *o)

@@ -27,6 +27,7 @@ typedef struct {
 	int mode;          /* 0 auto, 1 exact, 2 union */
 	bool no_cache, clear_cache, stats, show_config, quiet;
 	int jobs;
+	int progress;      /* -1 when stderr is a terminal, 0 --no-progress (or -q), 1 --progress */
 	/* command options */
 	bool make_rules, missing_ok, json;
 	bool no_memo;      /* cost: compute again even if no input changed */

@@ -16,6 +16,8 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "progress.h"
+
 int diag_errors;
 int diag_limit = 50;
 bool warnings_enabled = true;
@@ -27,6 +29,7 @@ void die(const char *fmt, ...)
 {
 	va_list ap;
 	fflush(stdout);
+	progress_pause(); /* for good: the run ends */
 	fputs("hdrslim: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -38,6 +41,7 @@ void die(const char *fmt, ...)
 void bug_at(const char *file, int line, const char *msg)
 {
 	fflush(stdout);
+	progress_pause();
 	fprintf(stderr, "hdrslim: BUG: %s:%d: %s\n", file, line, msg);
 	exit(EXIT_BUG);
 }
@@ -89,16 +93,22 @@ static void vreport(const char *kind, const char *path, unsigned line,
 	free(text);
 	if (!msg) {
 		pthread_mutex_lock(&diag_lock);
+		progress_pause();
 		fprintf(stderr, "%s: %s: (out of memory for the message)\n", path, kind);
+		progress_resume();
 		pthread_mutex_unlock(&diag_lock);
 		return;
 	}
 	pthread_mutex_lock(&diag_lock);
 	if (diag_first_time(XXH3_64bits(msg, strlen(msg)))) {
+		if (diag_printed <= diag_limit)
+			progress_pause();
 		if (diag_printed < diag_limit)
 			fprintf(stderr, "%s\n", msg);
 		else if (diag_printed == diag_limit)
 			fprintf(stderr, "hdrslim: further diagnostics suppressed (--max-diags)\n");
+		if (diag_printed <= diag_limit)
+			progress_resume();
 		diag_printed++;
 	}
 	pthread_mutex_unlock(&diag_lock);

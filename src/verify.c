@@ -32,6 +32,7 @@
 #include "edit.h"
 #include "git.h"
 #include "proc.h"
+#include "progress.h"
 
 /* ---- shell words ---- */
 
@@ -911,13 +912,6 @@ static void finish(Job *j, int st, const VerifyOpts *o, VerifyTuVec *out)
 	memset(&j->out, 0, sizeof(j->out));
 }
 
-static void progress(const VerifyOpts *o, int done, int n, bool end)
-{
-	if (o->quiet || !isatty(2))
-		return;
-	fprintf(stderr, "\rverify: %d/%d TUs%s", done, n, end ? "\n" : "");
-}
-
 /* Runs the commands, at most `max` at once; out->v[i] gets command i's
  * result. */
 static void run_all(Cmd *cmds, int n, const VerifyOpts *o, VerifyTuVec *out)
@@ -938,7 +932,8 @@ static void run_all(Cmd *cmds, int n, const VerifyOpts *o, VerifyTuVec *out)
 	if (!o->quiet)
 		fprintf(stderr, "verify: compiling %d TU%s, %s%d at a time\n", n, n == 1 ? "" : "s",
 			js.active ? "with make's jobserver, up to " : "", max);
-	int next = 0, running = 0, done = 0;
+	Progress *pr = progress_begin(NULL, o->progress ? o->progress : "TUs", n);
+	int next = 0, running = 0;
 	/* commands that could not be made fail at once */
 	while (next < n || running) {
 		bool want_token = false;
@@ -947,7 +942,7 @@ static void run_all(Cmd *cmds, int n, const VerifyOpts *o, VerifyTuVec *out)
 			out->v[next].after = 128 + g.interrupted;
 			out->v[next].first_error = xstrdup("interrupted");
 			next++;
-			done++;
+			progress_add(pr, 1);
 		}
 		while (next < n && running < max) {
 			Cmd *c = &cmds[next];
@@ -955,7 +950,7 @@ static void run_all(Cmd *cmds, int n, const VerifyOpts *o, VerifyTuVec *out)
 				out->v[next].after = 127;
 				out->v[next].first_error = xstrdup(c->error);
 				next++;
-				done++;
+				progress_add(pr, 1);
 				continue;
 			}
 			if (js.active && running > 0 && !js_acquire()) {
@@ -1003,6 +998,7 @@ static void run_all(Cmd *cmds, int n, const VerifyOpts *o, VerifyTuVec *out)
 		}
 		if (poll(pf, (nfds_t)np, wait_ms) < 0 && errno != EINTR)
 			die("poll: %s", strerror(errno));
+		progress_tick();
 		for (int k = 0; k < np; k++)
 			if (slot_of[k] >= 0 && pf[k].revents)
 				drain(&jobs[slot_of[k]]);
@@ -1030,14 +1026,13 @@ static void run_all(Cmd *cmds, int n, const VerifyOpts *o, VerifyTuVec *out)
 			j->pid = 0;
 			g.pids[i] = 0;
 			running--;
-			done++;
 			/* one job runs on our own slot; every other holds a token */
 			if (js.active && js.nheld > (running > 0 ? running - 1 : 0))
 				js_release();
-			progress(o, done, n, false);
+			progress_add(pr, 1);
 		}
 	}
-	progress(o, done, n, true);
+	progress_end(pr);
 	handlers_pop();
 	free(g.pids);
 	g.pids = NULL;
@@ -1457,6 +1452,7 @@ int verify_run(Session *s, const char *top, const char *rev, const VerifyOpts *o
 				again.n, again.n == 1 ? "" : "s", again.n == 1 ? "s" : "", again.n == 1 ? "it" : "them",
 				rev, changed.n, changed.n == 1 ? "" : "s", beside);
 		VerifyOpts ob = *o;
+		ob.progress = "TUs before the change";
 		ob.redirect_from = top_abs;
 		ob.redirect_to = beside;
 		VerifyTuVec before = {0};

@@ -22,7 +22,8 @@ typedef struct {
 	int jobs;               /* 0: all cores (cpu_count()), or what the make jobserver grants */
 	const char *cc_wrapper; /* e.g. "ccache" or "distcc": words put before the compiler, NULL: none */
 	int timeout;            /* seconds per TU, 0: none */
-	bool quiet;             /* no progress on stderr */
+	bool quiet;             /* no notes on stderr (how many compile, the mirror's name) */
+	const char *progress;   /* what the progress line counts, NULL: "TUs" */
 	const char *mode;       /* the compiler's mode flag, NULL: "-fsyntax-only" (`measure` runs "-E") */
 	const char *srctree;    /* Kbuild: the source tree the .cmd commands name; when the session's
 				 * tree is another work tree of it (`measure` checks revisions out
