@@ -2,12 +2,17 @@
  * cmd_deps.c — `hdrslim deps FILE...`: the headers a translation unit
  * includes, directly or not: the set `gcc -M` lists (in exact mode), or
  * the union over every configuration (union mode).  With --make it
- * prints make rules, so hdrslim serves as a fast makedepend.
+ * prints make rules, so hdrslim serves as a fast makedepend; with --dot
+ * the TU's include graph for Graphviz, each edge weighed by what its
+ * target brings into the TU (its "added" there).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "dot.h"
+#include "metrics.h"
 #include "session.h"
 
 /* The headers of a TU in gcc -M order; with -MG the missing ones as
@@ -61,6 +66,60 @@ static void report_missing(Session *s, const TuGraph *g)
 	}
 }
 
+/* With -MG, the headers not found, as dashed nodes named as spelled (as
+ * collect lists them), each with the #include lines that name it. */
+static void dot_missing(Session *s, const TuGraph *g)
+{
+	StrVec names = {0};
+	for (int i = 0; i < g->missing.n; i++) {
+		const TuMissing *mi = &g->missing.v[i];
+		const Facts *f = s->ft.files[mi->from_file].facts;
+		const Directive *d = &facts_dirs(f)[mi->dir];
+		const char *name = mi->name;
+		if (!name) {
+			if (d->flags & DF_COMPUTED)
+				continue;
+			name = facts_name(f, d);
+		}
+		bool dup = false;
+		for (int k = 0; k < names.n && !dup; k++)
+			dup = !strcmp(names.v[k], name);
+		if (!dup) {
+			vec_push(&names, (char *)name);
+			char *label = xasprintf("%s\nnot found", name);
+			dot_node(name, label, "dashed");
+			free(label);
+		}
+		char *cond = facts_condition(f, mi->dir, NULL);
+		char *label = cond ? xasprintf("if %s", cond) : NULL;
+		dot_edge(session_path(s, mi->from_file), name, label, "dashed");
+		free(label);
+		free(cond);
+	}
+	vec_free(&names);
+}
+
+/* The TU's graph: a node per file in first-inclusion order, an edge per
+ * live #include in the order the walk met them. */
+static void print_dot(Session *s, TuGraph *g, const char *src)
+{
+	uint64_t *weight = xmalloc(((size_t)g->nodes.n + 1) * sizeof(uint64_t));
+	metrics_tu_added(s, g, weight);
+	char *label = xasprintf("%s: %d header%s, %llu lines (%s mode)", src, g->nodes.n - 1,
+				g->nodes.n == 2 ? "" : "s", (unsigned long long)weight[0],
+				s->cfg.exact ? "exact" : "union");
+	dot_begin(src, label);
+	free(label);
+	for (int i = 0; i < g->nodes.n; i++)
+		dot_tu_node(s, g, i);
+	for (int i = 0; i < g->edges.n; i++)
+		dot_tu_edge(s, g, i, weight, false);
+	if (s->opt->missing_ok)
+		dot_missing(s, g);
+	dot_end();
+	free(weight);
+}
+
 static void print_make_rule(const StrVec *deps, const char *src)
 {
 	const char *base = strrchr(src, '/');
@@ -82,9 +141,11 @@ static void print_make_rule(const StrVec *deps, const char *src)
 int cmd_deps(int argc, char **argv)
 {
 	Options o;
-	options_parse(&o, argc, argv, "deps", "--make,-MG");
+	options_parse(&o, argc, argv, "deps", "--make,-MG,--dot");
 	if (!o.args.n)
 		die("deps: no FILE given (usage: hdrslim deps [OPTIONS] FILE...)");
+	if (o.dot && o.make_rules)
+		die("deps: --dot and --make are two outputs; choose one");
 	Session s;
 	session_open(&s, &o, o.tree ? o.tree : ".", false);
 	VEC(Unit) units = {0};
@@ -104,6 +165,10 @@ int cmd_deps(int argc, char **argv)
 		session_tu(&s, &units.v[i], &g);
 		if (s.graph && !o.missing_ok)
 			report_missing(&s, &g);
+		if (o.dot) {
+			print_dot(&s, &g, session_path(&s, units.v[i].file));
+			continue;
+		}
 		StrVec deps = {0};
 		collect(&s, &g, &deps);
 		if (o.make_rules)

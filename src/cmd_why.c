@@ -7,7 +7,9 @@
  * distance to HEADER, and a depth-first search for chains of exactly L
  * steps only enters nodes that can still reach HEADER in the steps left.
  * L grows until --max chains are found; a step budget keeps a dense
- * kernel graph from running away.
+ * kernel graph from running away.  With --dot the same chains are one
+ * graph: the union of their steps, each edge weighed by what its target
+ * brings into the TU (its "added" there).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,8 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "dot.h"
+#include "metrics.h"
 #include "session.h"
 
 #define STEP_BUDGET 5000000L
@@ -28,6 +32,7 @@ typedef struct {
 	long steps;
 	int *path;    /* edge indexes */
 	uint8_t *on_path;
+	uint8_t *on_chain; /* --dot: by edge, a step of a chain found */
 	Session *s;
 } Search;
 
@@ -64,7 +69,11 @@ static void dfs(Search *S, int v, int depth, int len)
 	if (depth == len) {
 		if (v == S->target) {
 			S->found++;
-			print_chain(S, len);
+			if (S->on_chain)
+				for (int i = 0; i < len; i++)
+					S->on_chain[S->path[i]] = 1;
+			else
+				print_chain(S, len);
 		}
 		return;
 	}
@@ -82,6 +91,31 @@ static void dfs(Search *S, int v, int depth, int len)
 		if (S->found >= S->want)
 			return;
 	}
+}
+
+/* The chains' steps as one graph: the nodes and edges they use, in the
+ * TU graph's order. */
+static void print_dot(Search *S, TuGraph *g, const char *title)
+{
+	Session *s = S->s;
+	uint64_t *weight = xmalloc(((size_t)g->nodes.n + 1) * sizeof(uint64_t));
+	metrics_tu_added(s, g, weight);
+	uint8_t *used = xcalloc((size_t)g->nodes.n + 1, 1);
+	for (int i = 0; i < g->edges.n; i++)
+		if (S->on_chain[i])
+			used[g->edges.v[i].from] = used[g->edges.v[i].to] = 1;
+	char *label = xasprintf("%s: %d chain%s", title, S->found, S->found == 1 ? "" : "s");
+	dot_begin(session_path(s, g->nodes.v[0]), label);
+	free(label);
+	for (int i = 0; i < g->nodes.n; i++)
+		if (used[i])
+			dot_tu_node(s, g, i);
+	for (int i = 0; i < g->edges.n; i++)
+		if (S->on_chain[i])
+			dot_tu_edge(s, g, i, weight, true);
+	dot_end();
+	free(used);
+	free(weight);
 }
 
 static int find_header(Session *s, const TuGraph *g, const char *header)
@@ -108,7 +142,7 @@ static int find_header(Session *s, const TuGraph *g, const char *header)
 int cmd_why(int argc, char **argv)
 {
 	Options o;
-	options_parse(&o, argc, argv, "why", "--max");
+	options_parse(&o, argc, argv, "why", "--max,--dot");
 	if (o.args.n != 2)
 		die("why: needs FILE and HEADER (usage: hdrslim why [OPTIONS] FILE HEADER)");
 	Session s;
@@ -119,8 +153,9 @@ int cmd_why(int argc, char **argv)
 	session_tu(&s, &u, &g);
 	int target = find_header(&s, &g, o.args.v[1]);
 	if (target < 0) {
-		printf("%s does not include %s (%s mode)\n", session_path(&s, u.file), o.args.v[1],
-		       s.cfg.exact ? "exact" : "union");
+		/* a graph's reader gets no graph, and the reason on stderr */
+		fprintf(o.dot ? stderr : stdout, "%s does not include %s (%s mode)\n",
+			session_path(&s, u.file), o.args.v[1], s.cfg.exact ? "exact" : "union");
 		tu_free(&g);
 		session_close(&s);
 		options_free(&o);
@@ -155,13 +190,22 @@ int cmd_why(int argc, char **argv)
 			}
 		}
 	}
-	printf("%s -> %s (%s mode):\n", session_path(&s, u.file), session_path(&s, g.nodes.v[target]),
-	       s.cfg.exact ? "exact" : "union");
+	char *title = xasprintf("%s -> %s (%s mode)", session_path(&s, u.file),
+				session_path(&s, g.nodes.v[target]), s.cfg.exact ? "exact" : "union");
+	if (o.dot)
+		S.on_chain = xcalloc((size_t)m + 1, 1);
+	else
+		printf("%s:\n", title);
 	S.on_path[0] = 1;
 	for (int len = S.dist[0]; len >= 1 && len <= n && S.found < S.want && S.steps <= STEP_BUDGET; len++)
 		dfs(&S, 0, 0, len);
 	if (S.steps > STEP_BUDGET)
-		printf("(search stopped after %ld steps; more chains may exist)\n", STEP_BUDGET);
+		fprintf(o.dot ? stderr : stdout, "%ssearch stopped after %ld steps; more chains may exist%s\n",
+			o.dot ? "hdrslim: why: " : "(", STEP_BUDGET, o.dot ? "" : ")");
+	if (o.dot)
+		print_dot(&S, &g, title);
+	free(title);
+	free(S.on_chain);
 	free(cursor);
 	free(S.succ_off);
 	free(S.succ_edge);

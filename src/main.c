@@ -20,13 +20,16 @@ static const struct {
 } commands[] = {
 	{"deps", cmd_deps, "deps [OPTIONS] FILE...        the headers a TU includes (the set gcc -M lists)",
 	 "  --make               make rules (target: prerequisites)\n"
-	 "  -MG                  list missing headers as spelled\n"},
+	 "  -MG                  list missing headers as spelled\n"
+	 "  --dot                the include graph, for Graphviz (dot -Tsvg)\n"},
 	{"cost", cmd_cost, "cost [OPTIONS] [TREE]         which headers cost the build most",
 	 "  --sort METRIC        added, build_lines, lines ... (the metrics --json gives)\n"
 	 "  --top N              the N heaviest headers\n"
-	 "  --json               machine-readable output\n"},
+	 "  --json               machine-readable output\n"
+	 "  --dot                the top headers and the includes between them, for Graphviz\n"},
 	{"why", cmd_why, "why  [OPTIONS] FILE HEADER    every include chain from FILE to HEADER",
-	 "  --max N              at most N chains\n"},
+	 "  --max N              at most N chains\n"
+	 "  --dot                the chains as one graph, for Graphviz\n"},
 	{"check", cmd_check, "check [OPTIONS] [TREE] [FILE...] unused, redundant, replaceable, missing includes",
 	 "  --json               machine-readable output\n"
 	 "  --kinds=K,...        unused, replaceable, redundant, missing, forward\n"

@@ -251,6 +251,21 @@ void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node,
 	}
 }
 
+static uint32_t file_lines(Session *s, int file);
+
+void metrics_tu_added(Session *s, TuGraph *g, uint64_t *weight)
+{
+	tu_build_csr(g);
+	int n = g->nodes.n;
+	uint32_t *lines = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+	for (int i = 0; i < n; i++)
+		lines[i] = file_lines(s, g->nodes.v[i]);
+	DomScratch *d = dom_new();
+	dom_weights(d, g, lines, weight);
+	dom_free(d);
+	free(lines);
+}
+
 /* ---- the whole run ---- */
 
 /* Exact mode: distinct (includer, included) pairs seen in any TU. */

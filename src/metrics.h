@@ -56,4 +56,9 @@ DomScratch *dom_new(void);
 void dom_free(DomScratch *d);
 void dom_weights(DomScratch *d, const TuGraph *g, const uint32_t *lines_of_node, uint64_t *weight);
 
+/* "added" within one TU: for every node of g (a graph session_tu made,
+ * with its edge list; this builds its successor lists), the lines that
+ * would leave the TU with it.  weight must hold g->nodes.n entries. */
+void metrics_tu_added(Session *s, TuGraph *g, uint64_t *weight);
+
 #endif

@@ -122,6 +122,8 @@ void options_parse(Options *o, int argc, char **argv, const char *cmd, const cha
 			o->no_memo = true;
 		else if (list_has(extra, "--json") && !strcmp(a, "--json"))
 			o->json = true;
+		else if (list_has(extra, "--dot") && !strcmp(a, "--dot"))
+			o->dot = true;
 		else if (list_has(extra, "--sort") && is_opt(a, "--sort"))
 			o->sort = xstrdup(value_of(argc, argv, &i, "--sort", cmd));
 		else if (list_has(extra, "--top") && is_opt(a, "--top"))

@@ -30,6 +30,7 @@ typedef struct {
 	int progress;      /* -1 when stderr is a terminal, 0 --no-progress (or -q), 1 --progress */
 	/* command options */
 	bool make_rules, missing_ok, json;
+	bool dot;          /* deps, why, cost: a Graphviz digraph */
 	bool no_memo;      /* cost: compute again even if no input changed */
 	bool index_ahead;  /* check_open_session: the run will check the whole
 			    * tree, so index every file's symbols while the
