@@ -1350,6 +1350,8 @@ static void load_root(Check *ck, Root *r, int file, bool labels)
 {
 	Unit u = {file, ctx_of(ck, file)};
 	tu_reset(&r->g, ck->s->ft.nfiles);
+	/* as in exact_walk_all: a header's own walk guesses its command */
+	diag_muted = ck->s->pp && ck->s->compdb && !session_is_unit(ck->s, file);
 	if (ck->any_export) {
 		/* exported includes are read off the edges in walk order */
 		session_tu(ck->s, &u, &r->g);
@@ -1364,6 +1366,7 @@ static void load_root(Check *ck, Root *r, int file, bool labels)
 			r->g.missing.n = 0;
 		}
 	}
+	diag_muted = false;
 	if (labels)
 		label(r, ck->s->ft.files[file].facts);
 	else
@@ -3224,7 +3227,12 @@ static void exact_walk_all(Session *s)
 		if (!is_exact_root(s, f))
 			continue; /* check reads it only inside closures */
 		Unit u = {f, root_ctx(s, f, fallback, nctx)};
+		/* a header walked on its own has a guessed command: its
+		 * errors are not the tree's (a TU that includes it says so
+		 * under its own) */
+		diag_muted = !session_is_unit(s, f);
 		session_tu(s, &u, &g);
+		diag_muted = false;
 		session_record_exact_edges(s, &g);
 		progress_add(pr, 1);
 	}

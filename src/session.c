@@ -331,6 +331,15 @@ static int nearest_unit_ctx(Session *s, int file)
 	return ctx >= 0 ? ctx : s->cfg.units.v[0].ctx;
 }
 
+bool session_is_unit(Session *s, int file)
+{
+	if (!s->cfg.units.n)
+		return false;
+	if (s->nunits_mapped != s->cfg.units.n)
+		build_unit_maps(s);
+	return file < s->nunit_ctx && s->unit_ctx[file] >= 0;
+}
+
 int session_ctx_for_file(Session *s, int file)
 {
 	if (s->cfg.units.n) {
@@ -594,6 +603,12 @@ static void save_late(CacheSaver *sv, Cache *c, bool keep_unused);
 
 void session_close(Session *s)
 {
+	if (diag_muted_count && warnings_enabled)
+		fprintf(stderr,
+			"hdrslim: note: the errors of %d file%s that no compile_commands.json entry "
+			"compiles or includes (read on %s own, with a neighbouring entry's command) "
+			"are not shown\n",
+			diag_muted_count, diag_muted_count == 1 ? "" : "s", diag_muted_count == 1 ? "its" : "their");
 	phase("save-cache");
 	save_late(&s->facts_saver, s->ft.cache, facts_keep_unused(s));
 	save_late(&s->syms_saver, s->ft.syms_cache, syms_keep_unused(s));

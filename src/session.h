@@ -113,6 +113,8 @@ void session_prepare(Session *s, const Unit *units, int n);
 void session_tu(Session *s, const Unit *u, TuGraph *g);
 /* Only the CSR view (succ, post): cheaper in union mode. */
 void session_tu_csr(Session *s, const Unit *u, TuGraph *g);
+/* Whether the file is one of the units (a compile_commands.json entry). */
+bool session_is_unit(Session *s, int file);
 /* The context (flags, search chain) a file is analysed with. */
 int session_ctx_for_file(Session *s, int file);
 /* Path as shown to the user: relative to the tree when inside it. */

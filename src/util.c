@@ -23,6 +23,9 @@ int diag_limit = 50;
 bool warnings_enabled = true;
 static int diag_printed;
 int diag_seen;
+_Thread_local bool diag_muted;
+int diag_muted_count;
+static VEC(uint64_t) muted_files; /* path hashes of the muted diagnostics */
 static pthread_mutex_t diag_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void die(const char *fmt, ...)
@@ -118,6 +121,20 @@ static void vreport(const char *kind, const char *path, unsigned line,
 void diag(const char *path, unsigned line, const char *fmt, ...)
 {
 	va_list ap;
+	if (diag_muted) {
+		/* counted once per file: a header may be walked more than once */
+		uint64_t h = XXH3_64bits(path, strlen(path));
+		pthread_mutex_lock(&diag_lock);
+		bool is_new = true;
+		for (int i = 0; i < muted_files.n && is_new; i++)
+			is_new = muted_files.v[i] != h;
+		if (is_new) {
+			vec_push(&muted_files, h);
+			diag_muted_count = muted_files.n;
+		}
+		pthread_mutex_unlock(&diag_lock);
+		return;
+	}
 	__atomic_add_fetch(&diag_seen, 1, __ATOMIC_RELAXED);
 	va_start(ap, fmt);
 	vreport("error", path, line, fmt, ap);

@@ -35,6 +35,12 @@ void warn_at(const char *path, unsigned line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 extern int diag_errors;      /* diag() calls so far */
 extern int diag_seen;        /* diag() and warn_at() calls, shown or not */
+/* While set on a thread, diag() only counts in diag_muted_count: the
+ * errors of a walk that guesses a file's configuration (a header no
+ * compile_commands.json entry includes, walked on its own) are not the
+ * analysed code's. */
+extern _Thread_local bool diag_muted;
+extern int diag_muted_count; /* files with muted diagnostics */
 extern int diag_limit;       /* print at most this many; count all */
 extern bool warnings_enabled;
 

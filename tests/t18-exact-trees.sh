@@ -185,4 +185,52 @@ test_expect_success 'extern "C" { ... }: what is inside is declared at file scop
 	! (cd cx && sed 1d use.c >u.c && gcc -Iinc -Werror=implicit-function-declaration -fsyntax-only u.c 2>/dev/null)
 '
 
+# Headers no entry compiles on this platform (git's compat/win32.h, curl's
+# lib/config-win32.h): exact mode reads them on their own with a guessed
+# command, and what they include that is not found is not the tree's
+# error.  A TU that really includes a missing header still is.
+mkdir -p wx/compat
+cat >wx/compat/win32.h <<'EOF'
+#ifndef WIN32_H
+#define WIN32_H
+#include <windows.h>
+#ifndef _MSC_VER
+#error This configuration requires MSVC
+#endif
+int win_fn(void);
+#endif
+EOF
+cat >wx/main.c <<'EOF'
+#include <stdio.h>
+int main(void) { puts("x"); return 0; }
+EOF
+cat >wx/broken.c <<'EOF'
+#include "not-there.h"
+int broken(void);
+EOF
+cat >wx/compile_commands.json <<EOF
+[{"directory": "$TRASH_DIRECTORY/wx", "file": "main.c", "arguments": ["gcc", "-c", "main.c"]}]
+EOF
+
+test_expect_success 'a header no entry includes: its missing includes and #error are not errors of the tree' '
+	! (cd wx && gcc -fsyntax-only compat/win32.h 2>/dev/null) &&
+	hdrslim check wx >out 2>err &&
+	! grep -q "windows.h\|MSVC" err &&
+	grep -q "^hdrslim: note: the errors of 2 files that no compile_commands.json entry compiles or includes" err &&
+	test_must_be_empty out &&
+	hdrslim check -q wx >out 2>err &&
+	test_must_be_empty err
+'
+
+test_expect_success 'an entry that includes a missing header is still an error' '
+	cat >wx/compile_commands.json <<-EOF &&
+	[{"directory": "$TRASH_DIRECTORY/wx", "file": "main.c", "arguments": ["gcc", "-c", "main.c"]},
+	 {"directory": "$TRASH_DIRECTORY/wx", "file": "broken.c", "arguments": ["gcc", "-c", "broken.c"]}]
+	EOF
+	! (cd wx && gcc -fsyntax-only broken.c 2>/dev/null) &&
+	test_expect_code 1 hdrslim check wx >out 2>err &&
+	grep -q "^broken.c:1: error: not-there.h: No such file or directory" err &&
+	! grep -q "windows.h" err
+'
+
 test_done
