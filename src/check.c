@@ -2567,6 +2567,162 @@ typedef struct {
 	unsigned from_avail; /* closure use: avail(from) */
 } EffUse;
 
+/* The header to include instead of line c for name id (used with
+ * flags): of its providers that leave with the line, one that comes for
+ * certain through it, then one outside any #if, then the best kind of
+ * provide (a definition before a declaration); -1 when none. */
+static int leaving_home(Check *ck, Root *r, int id, int flags, int c, int file)
+{
+	int home = -1, best = 0;
+	for (int j = ck->prov_off[id]; j < ck->prov_off[id + 1]; j++) {
+		const Prov *p = &ck->provs[j];
+		if ((flags & UF_PROTO) ? p->kind != SK_FUNC_DECL : !satisfies(p->kind, flags))
+			continue;
+		int node = closure_node(r, p->file);
+		if (node <= 0 || r->lab1.v[node] != c)
+			continue;
+		bool cert = r->cert1.v[node] == c || r->cert2.v[node] == c;
+		int score = (cert ? 4 * SK_NKINDS : 0) + (p->cond ? 0 : 2 * SK_NKINDS) + (SK_NKINDS - p->kind);
+		if (home < 0 || score > best)
+			home = p->file, best = score;
+	}
+	return home < 0 ? -1 : public_home(ck, file, home);
+}
+
+/* The nodes of the root's closure once line c's target (node avoid)
+ * goes and the files in adds are included instead: seen[v] = 1. */
+static void closure_without(const Root *r, const IntVec *adds, int avoid, uint8_t *seen, IntVec *queue)
+{
+	const TuGraph *g = &r->g;
+	memset(seen, 0, (size_t)g->nodes.n);
+	queue->n = 0;
+	seen[0] = 1;
+	vec_push(queue, 0);
+	for (int u = 1; u < g->nodes.n; u++)
+		for (int a = 0; a < adds->n; a++)
+			if (g->nodes.v[u] == adds->v[a] && u != avoid && !seen[u]) {
+				seen[u] = 1;
+				vec_push(queue, u);
+			}
+	for (int q = 0; q < queue->n; q++) {
+		int u = queue->v[q];
+		for (int k = g->succ_off.v[u]; k < g->succ_off.v[u + 1]; k++) {
+			int w = g->succ.v[k];
+			if (w >= 0 && w != avoid && !seen[w]) {
+				seen[w] = 1;
+				vec_push(queue, w);
+			}
+		}
+	}
+}
+
+/*
+ * A replaceable include whose target is an umbrella (git's cache.h:
+ * git-compat-util.h first, then the API headers): the headers that stay
+ * or replace it may rely on their includer for names another header of
+ * the umbrella provides (api.h's timestamp_t, from compat.h).  Every such
+ * need of a header in the closure the replacement leaves, which no file
+ * of that closure meets, has its provider included too, before the
+ * others (it came first through the umbrella), until nothing more is
+ * needed.  False when a need only the target meets has no provider that
+ * could be included instead.
+ */
+static bool add_header_needs(Check *ck, Root *r, int c, int file, int target, IntVec *adds)
+{
+	int avoid = r->redges.v[c].node;
+	int n = r->g.nodes.n;
+	uint8_t *seen = xmalloc((size_t)n + 1);
+	IntVec queue = {0}, first = {0}, all = {0};
+	bool ok = true, grew = true;
+	for (int round = 0; grew && ok && round < 32; round++) {
+		grew = false;
+		all.n = 0;
+		for (int i = 0; i < first.n; i++)
+			vec_push(&all, first.v[i]);
+		for (int i = 0; i < adds->n; i++)
+			vec_push(&all, adds->v[i]);
+		closure_without(r, &all, avoid, seen, &queue);
+		for (int v = 1; v < n && ok; v++) {
+			int h = r->g.nodes.v[v];
+			if (!seen[v] || h >= ck->nfiles || !(ck->s->ft.files[h].flags & F_IN_TREE))
+				continue; /* a system header meets its own needs */
+			if (!ck->has_unresolved[h]) {
+				ok = false; /* its needs are not known */
+				break;
+			}
+			for (int k = ck->cu_off[h]; k < ck->cu_off[h + 1] && ok; k++) {
+				int x = ck->cu[k];
+				int id = ck->need_name[x >> 1];
+				int flags = x & 1 ? UF_TAG | UF_COMPLETE : 0;
+				bool met = false, any = false;
+				int met_by = -1;
+				for (int j = ck->prov_off[id]; j < ck->prov_off[id + 1] && !met; j++) {
+					const Prov *p = &ck->provs[j];
+					if (!satisfies(p->kind, flags))
+						continue;
+					int node = closure_node(r, p->file);
+					any = any || node >= 0;
+					met = node >= 0 && seen[node];
+					if (met)
+						met_by = p->file;
+				}
+				/* met by a file the replacement adds: that one goes
+				 * first (the header that needs it comes after) */
+				for (int i = 0; met && i < adds->n; i++)
+					if (adds->v[i] == met_by && adds->v[i] != h) {
+						bool have = false;
+						for (int q = 0; q < first.n && !have; q++)
+							have = first.v[q] == met_by;
+						if (!have)
+							vec_push(&first, met_by);
+					}
+				if (met || !any)
+					continue; /* met, or met by nothing before either */
+				int home = leaving_home(ck, r, id, flags, c, file);
+				if (home < 0 || home == target) {
+					ok = false;
+					break;
+				}
+				bool have = false;
+				for (int i = 0; i < first.n && !have; i++)
+					have = first.v[i] == home;
+				if (!have) {
+					/* one at a time: what it brings may meet the
+					 * other needs */
+					vec_push(&first, home);
+					grew = true;
+					break;
+				}
+			}
+			if (grew)
+				break;
+		}
+	}
+	if (grew)
+		ok = false; /* still growing after the last round: give up */
+	if (ok && first.n) {
+		/* the providers first, those found last (needed by the ones
+		 * before) first of all */
+		IntVec out = {0};
+		for (int i = first.n - 1; i >= 0; i--)
+			vec_push(&out, first.v[i]);
+		for (int i = 0; i < adds->n; i++) {
+			bool dup = false;
+			for (int j = 0; j < first.n && !dup; j++)
+				dup = first.v[j] == adds->v[i];
+			if (!dup)
+				vec_push(&out, adds->v[i]);
+		}
+		vec_free(adds);
+		*adds = out;
+	}
+	vec_free(&first);
+	vec_free(&all);
+	vec_free(&queue);
+	free(seen);
+	return ok;
+}
+
 /* The root line a use depends on: removing it leaves the use with no
  * provider that comes for certain before the point of use.  -1 for none;
  * -2 when no single line decides (the use is not satisfied in order, or
@@ -2901,6 +3057,7 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 	IntVec *deps = xcalloc((size_t)nre + 1, sizeof(IntVec));
 	uint8_t *uses_itself = xcalloc((size_t)nre + 1, 1); /* uses a name the included file provides */
 	uint8_t *keep = xcalloc((size_t)nre + 1, 1);
+	uint8_t *hdr_kept = xcalloc((size_t)nre + 1, 1); /* a header in the closure needs it */
 	uint8_t *used_node = xcalloc((size_t)r->n + 1, 1); /* provides a name the file uses */
 	int lines[64], nlines;
 	uint8_t *far_prov = NULL; /* by node; see mark_far_providers */
@@ -2967,9 +3124,19 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 			if (np == 0 && !(e->need >= 0 ? need_seed_providers(ck, r, e->need) : seed_providers(ck, r, e->id)))
 				continue;
 			if (np == 0) {
-				/* maybe made by a macro: keep every line it could come from */
+				/* maybe made by a macro: keep every line it could come
+				 * from (a system header's need: unless a replacement
+				 * meets it) */
 				for (int j = 0; j < r->prov_nodes.n; j++) {
 					int p = r->prov_nodes.v[j];
+					if (e->from >= 0 && !(ft->files[r->g.nodes.v[e->from]].flags & F_IN_TREE)) {
+						/* a system header's: it meets its own */
+						if (r->lab1.v[p] >= 0)
+							hdr_kept[r->lab1.v[p]] = 1;
+						if (r->lab2.v[p] >= 0)
+							hdr_kept[r->lab2.v[p]] = 1;
+						continue;
+					}
 					close_line(keep, open_line, &nopen, r->lab1.v[p]);
 					close_line(keep, open_line, &nopen, r->lab2.v[p]);
 				}
@@ -2979,16 +3146,20 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 			for (int j = 0; j < np && e->from < 0; j++)
 				used_node[r->prov_nodes.v[j]] = 1;
 			int c = use_depends(r, e, lines, &nlines);
-			if (c == -2) {
+			if (c == -2 && e->from >= 0) {
+				/* a header's need: only a replacement that meets
+				 * it may take the line (add_header_needs) */
+				for (int j = 0; j < nlines; j++)
+					hdr_kept[lines[j]] = 1;
+				mark_far_providers(r, &far_prov);
+			} else if (c == -2) {
 				for (int j = 0; j < nlines; j++)
 					close_line(keep, open_line, &nopen, lines[j]);
 				mark_far_providers(r, &far_prov);
 			} else if (c >= 0) {
 				vec_push(&deps[c], k);
-				if (e->from >= 0 && open_line[c]) { /* needed by a header: stays */
-					open_line[c] = 0;
-					nopen--;
-				}
+				if (e->from >= 0)
+					hdr_kept[c] = 1; /* needed by a header: as above */
 			}
 		}
 	}
@@ -3023,9 +3194,9 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 		if (kind < 0 && deps[c].n) {
 			bool movable = true;
 			for (int j = 0; j < deps[c].n && movable; j++) {
-				EffUse *e = &eff.v[deps[c].v[j]];
-				if (e->from >= 0)
-					movable = false; /* needed by a header: not the file's to move */
+				/* a header's need (api.h naming what compat.h
+				 * defines) is met by including its provider
+				 * first: see add_header_needs */
 				int kk = deps[c].v[j];
 				for (int q = r->effp_off.v[kk]; q < r->effp_off.v[kk + 1]; q++)
 					if (r->effp.v[q] == re->node)
@@ -3034,7 +3205,11 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 			if (movable)
 				kind = FK_REPLACEABLE;
 		}
-		if (kind < 0 || !wanted(ck, kind))
+		/* a line a header of its closure needs goes only for a
+		 * replacement of a project header (an umbrella), never of a
+		 * system one (whose parts are not to be included alone) */
+		if (kind < 0 || !wanted(ck, kind) ||
+		    (hdr_kept[c] && (kind != FK_REPLACEABLE || !(ft->files[target].flags & F_IN_TREE))))
 			continue;
 		Finding fd;
 		finding_init(&fd, file, kind);
@@ -3063,28 +3238,18 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 		} else if (kind == FK_REPLACEABLE) {
 			for (int j = 0; j < deps[c].n; j++) {
 				EffUse *e = &eff.v[deps[c].v[j]];
+				if (e->from >= 0)
+					continue; /* a header's need, below */
 				add_unique(&fd.syms, e->id);
 				/* the best provider that leaves with the line */
-				if (providers(ck, r, e->id, e->flags) <= 0)
+				int h = leaving_home(ck, r, e->id, e->flags, c, file);
+				if (h < 0)
 					continue;
-				int home = -1;
-				for (int q = 0; q < r->prov_nodes.n && home < 0; q++)
-					if (r->lab1.v[r->prov_nodes.v[q]] == c)
-						home = r->prov_nodes.v[q];
-				if (home < 0) {
-					all_providers(ck, r, e->id, e->flags);
-					for (int q = 0; q < r->prov_nodes.n && home < 0; q++)
-						if (r->lab1.v[r->prov_nodes.v[q]] == c)
-							home = r->prov_nodes.v[q];
-				}
-				if (home < 0)
-					continue;
-				int h = public_home(ck, file, r->g.nodes.v[home]);
 				if (h == target)
 					continue; /* the public face of it is what it includes */
 				add_unique(&fd.add, h);
 			}
-			bool refused = !fd.add.n;
+			bool refused = !fd.add.n || !add_header_needs(ck, r, c, file, target, &fd.add);
 			for (int a = 0; a < fd.add.n; a++)
 				if (no_include(ck, file, fd.add.v[a]))
 					refused = true;
@@ -3171,6 +3336,7 @@ done:
 	free(uses_itself);
 	free(used_node);
 	free(keep);
+	free(hdr_kept);
 	free(open_line);
 	vec_free(&eff);
 	vec_free(&live);

@@ -952,6 +952,57 @@ test_expect_success 'a header that names a struct its includer defines only belo
 	! grep "^include/f.h:2: unused" ni2.out
 '
 
+# An umbrella header (git's cache.h before its split: git-compat-util.h
+# first, then a dozen API headers that rely on it): a .c file that uses
+# only what some of the API headers declare includes the umbrella
+# replaceably.  The suggestion names the compat header first, since the
+# API headers need it before them; gcc compiles the file with the
+# suggested includes in that order, and not with the API headers alone.
+umbrella_tree () {
+	rm -rf umb && mkdir umb &&
+	guarded_header umb/compat.h 8 "#include <stddef.h>" "#include <stdio.h>" \
+		"#define UNUSED __attribute__((unused))" "typedef unsigned long timestamp_t;" &&
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+		guarded_header umb/api$i.h 7 "struct api${i}_state { timestamp_t when; size_t n; };" \
+			"int api${i}_run(struct api${i}_state *s);" "#define API${i}_MAX 10" || return 1
+	done &&
+	{ echo "#ifndef UMBRELLA_H"; echo "#define UMBRELLA_H"; echo "#include \"compat.h\""
+	  for i in 1 2 3 4 5 6 7 8 9 10 11 12; do echo "#include \"api$i.h\""; done
+	  echo "#endif"; } >umb/umbrella.h &&
+	printf '#include "umbrella.h"\nint a(void);\nint a(void) { struct api3_state s = {0}; return api3_run(&s) + API7_MAX; }\n' >umb/a.c &&
+	printf '#include "umbrella.h"\nint b(void);\nint b(void) { printf("%%d\\n", API5_MAX); return 0; }\n' >umb/b.c &&
+	printf '#include "umbrella.h"\nint u(void);\nint u(void) { UNUSED int k = API9_MAX; return k; }\n' >umb/u.c
+}
+
+test_expect_success 'a file using API headers of an umbrella: replaceable, the compat header first; gcc agrees' '
+	umbrella_tree &&
+	for f in a b u; do gcc -Wall -Werror -fsyntax-only -Iumb umb/$f.c || return 1; done &&
+	{ hdrslim check umb >out || test $? = 1; } &&
+	grep "^a.c:1: replaceable" out | grep -F "include \"compat.h\", \"api3.h\", \"api7.h\" instead" &&
+	grep "^b.c:1: replaceable" out | grep -F "include \"compat.h\", <stdio.h>, \"api5.h\" instead" &&
+	grep "^u.c:1: replaceable" out | grep -F "include \"compat.h\", \"api9.h\" instead" &&
+	for f in a b u; do
+		incs=$(grep "^$f.c:1: replaceable" out | sed "s/.*; include \(.*\) instead$/\1/") &&
+		{ echo "$incs" | tr , "\n" | sed "s/^ *//; s/^/#include /"; sed 1d umb/$f.c; } >umb/$f.new.c &&
+		gcc -Wall -Werror -fsyntax-only -Iumb umb/$f.new.c || return 1
+		# the API headers alone do not compile: the order is what makes it
+		{ echo "$incs" | tr , "\n" | sed "s/^ *//; s/^/#include /" | grep -v compat.h; sed 1d umb/$f.c; } >umb/$f.bad.c &&
+		! gcc -fsyntax-only -Iumb umb/$f.bad.c 2>/dev/null || return 1
+		rm umb/$f.new.c umb/$f.bad.c
+	done
+'
+
+test_expect_success 'an API header that stays, reached another way, keeps its need met' '
+	umbrella_tree &&
+	printf "#include \"umbrella.h\"\n#include \"api2.h\"\nint c(void);\nint c(void) { return API4_MAX + api2_run(0); }\n" >umb/c.c &&
+	gcc -fsyntax-only -Iumb umb/c.c &&
+	{ hdrslim check umb >out || test $? = 1; } &&
+	incs=$(grep "^c.c:1: replaceable" out | sed "s/.*; include \(.*\) instead$/\1/") &&
+	echo "$incs" | grep -F "\"compat.h\"" &&
+	{ echo "$incs" | tr , "\n" | sed "s/^ *//; s/^/#include /"; sed 1d umb/c.c; } >umb/c.new.c &&
+	gcc -Wall -Werror -fsyntax-only -Iumb umb/c.new.c
+'
+
 test_expect_success 'TREE defaults to the current directory' '
 	fresh "$RN" rn3
 	(cd rn3 && hdrslim check -I include) >out.rn3 || :
