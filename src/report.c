@@ -211,10 +211,10 @@ static void alone(Report *r, AloneScratch *a, int row)
 	vec_push(&a->reach_off, a->reach.n);
 	for (int k = 0; k < ne; k++) {
 		int to = r->edges[r->off[h] + k].to;
-		int lines_of_dup = 0;
+		int other_lines = 0;
 		for (int j = 0; j < ne; j++)
-			lines_of_dup += j != k && r->edges[r->off[h] + j].to == to;
-		if (lines_of_dup)
+			other_lines += j != k && r->edges[r->off[h] + j].to == to;
+		if (other_lines)
 			continue; /* another #include of the same file stays */
 		int64_t b = 0;
 		for (int i = a->reach_off.v[k]; i < a->reach_off.v[k + 1]; i++)
@@ -454,18 +454,17 @@ void report_data(const ReportInput *in, StrBuf *out)
 	/* the include graph, for chains on demand: every file's edges as
 	 * target, line pairs (files numbered as they are met) */
 	sb_adds(out, "},\n\"g\":[");
+	/* every file of the tree with edges is numbered (a chain may start
+	 * at one no header reaches); targets get numbers as they are met */
+	for (int g = 0; g < n; g++)
+		if (r.off[g + 1] > r.off[g] && fs_in_file_set(&s->ft, g))
+			local_id(&r, g);
 	for (int i = 0; i < r.paths.n; i++) {
 		int f = r.paths.v[i];
 		sb_adds(out, i ? ",\n[" : "[");
 		for (int k = r.off[f]; k < r.off[f + 1]; k++)
 			sb_addf(out, "%s%d,%u", k > r.off[f] ? "," : "", local_id(&r, r.edges[k].to), r.edges[k].line);
 		sb_addc(out, ']');
-		/* files with edges that no header reaches are numbered too: a
-		 * chain may start there */
-		if (i + 1 == r.paths.n)
-			for (int g = 0; g < n; g++)
-				if (r.local[g] < 0 && r.off[g + 1] > r.off[g] && fs_in_file_set(&s->ft, g))
-					local_id(&r, g);
 	}
 	sb_adds(out, "],\n\"paths\":[");
 	for (int i = 0; i < r.paths.n; i++) {

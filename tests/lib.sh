@@ -410,6 +410,13 @@ snapshot () {
 # scratch_git_env: git never finds the hdrslim repository above the trash
 # directory (the tests edit work trees), and $TMPDIR is inside the trash
 # directory, where a test sees what a command leaves there.
+# slow_compiler FILE SECONDS: a --cc-wrapper that waits before each
+# compile, so a run lasts long enough to watch (progress) or kill (t17)
+slow_compiler () {
+	printf '#!/bin/sh\nsleep %s\nexec "$@"\n' "$2" >"$1" &&
+	chmod +x "$1"
+}
+
 scratch_git_env () {
 	GIT_CEILING_DIRECTORIES=$TRASH_DIRECTORY
 	export GIT_CEILING_DIRECTORIES

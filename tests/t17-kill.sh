@@ -19,12 +19,7 @@ command -v git >/dev/null 2>&1 || skip_all "git not found"
 scratch_git_env
 
 
-cat >slowcc <<'EOF'
-#!/bin/sh
-sleep 0.3
-exec "$@"
-EOF
-chmod +x slowcc
+slow_compiler slowcc 0.3
 
 test_expect_success 'setup: uncommitted work that breaks TUs' '
 	example_repo r &&

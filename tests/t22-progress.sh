@@ -30,12 +30,7 @@ script -qc true /dev/null </dev/null >/dev/null 2>&1 || skip_all "script cannot 
 
 scratch_git_env
 
-cat >slowcc <<'EOF'
-#!/bin/sh
-sleep 0.3
-exec "$@"
-EOF
-chmod +x slowcc
+slow_compiler slowcc 0.3
 SLOW=$PWD/slowcc
 
 # a compile that also writes a line every 10 ms: verify wakes up for each
