@@ -2589,6 +2589,22 @@ static int leaving_home(Check *ck, Root *r, int id, int flags, int c, int file)
 	return home < 0 ? -1 : public_home(ck, file, home);
 }
 
+/* A project header that defines no struct, union or enum of its own: an
+ * umbrella, whose replacement the headers it brings may rely on.  One
+ * that defines a tag is not replaced that way: a use of the tag reached
+ * through members (st->readers[0]->name) is one the symbol facts do
+ * not see (git's reftable/reader.h). */
+static bool umbrella_like(Check *ck, int target)
+{
+	if (!(ck->s->ft.files[target].flags & F_IN_TREE))
+		return false; /* a system header's parts are not to be included alone */
+	const Symbols *sy = syms_of(ck, target);
+	for (uint32_t k = 0; sy && k < sy->nprovides; k++)
+		if (sym_provides(sy)[k].kind == SK_TAG_DEF)
+			return false;
+	return true;
+}
+
 /* The nodes of the root's closure once line c's target (node avoid)
  * goes and the files in adds are included instead: seen[v] = 1. */
 static void closure_without(const Root *r, const IntVec *adds, int avoid, uint8_t *seen, IntVec *queue)
@@ -3206,10 +3222,9 @@ static void check_file(Check *ck, Root *r, int file, FindingVec *out)
 				kind = FK_REPLACEABLE;
 		}
 		/* a line a header of its closure needs goes only for a
-		 * replacement of a project header (an umbrella), never of a
-		 * system one (whose parts are not to be included alone) */
+		 * replacement of an umbrella (umbrella_like) */
 		if (kind < 0 || !wanted(ck, kind) ||
-		    (hdr_kept[c] && (kind != FK_REPLACEABLE || !(ft->files[target].flags & F_IN_TREE))))
+		    (hdr_kept[c] && (kind != FK_REPLACEABLE || !umbrella_like(ck, target))))
 			continue;
 		Finding fd;
 		finding_init(&fd, file, kind);
