@@ -8,7 +8,7 @@ DESTDIR ?=
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Werror -std=c11 -D_GNU_SOURCE
-LIBS    := -lxxhash -lcjson -lpthread
+LIBS    := -lxxhash -lcjson -lpthread -lm
 
 SRCS    := $(wildcard src/*.c)
 HDRS    := $(wildcard src/*.h)

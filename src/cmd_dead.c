@@ -461,7 +461,7 @@ int cmd_dead(int argc, char **argv)
 {
 	StepOpts so;
 	argc = steps_take_options(&so, argc, argv, "dead",
-				  "--dry-run,--allow-dirty,--verify,--cc-wrapper,--timeout,--prefix,--branch,"
+				  "--dry-run,--allow-dirty,--verify,--memo,--cc-wrapper,--timeout,--prefix,--branch,"
 				  "--format-patch");
 	/* dead's own options: --cocci DIR, --no-spatch, --apply[=A,B] or
 	 * --apply A B (the identifiers after it that name no file) */
@@ -503,7 +503,9 @@ int cmd_dead(int argc, char **argv)
 	argv[out] = NULL;
 	argc = out;
 	Options o;
-	options_parse(&o, argc, argv, "dead", "--json,--kinds,--decl-macro");
+	options_parse(&o, argc, argv, "dead", "--json,--kinds,--decl-macro,--build+");
+	if (o.builds.n > 1 && !apply)
+		die("dead: --build given twice: only --apply verifies in several configurations");
 	/* names must be dead in every configuration: union mode unless told */
 	if (!o.mode)
 		o.mode = 2;

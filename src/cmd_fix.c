@@ -96,10 +96,10 @@ int cmd_fix(int argc, char **argv)
 {
 	StepOpts so;
 	argc = steps_take_options(&so, argc, argv, "fix",
-				  "--dry-run,--allow-dirty,--verify,--cc-wrapper,--timeout,--prefix,--branch,"
+				  "--dry-run,--allow-dirty,--verify,--memo,--cc-wrapper,--timeout,--prefix,--branch,"
 				  "--squash-per-file");
 	Options o;
-	options_parse(&o, argc, argv, "fix", "--kinds,--policy,--mapping,--decl-macro");
+	options_parse(&o, argc, argv, "fix", "--kinds,--policy,--mapping,--decl-macro,--build+");
 	/* Edits must hold in every configuration: the analysis is union mode
 	 * unless told otherwise; the compiler checks the configured build. */
 	if (!o.mode)

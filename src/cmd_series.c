@@ -1156,10 +1156,10 @@ int cmd_series(int argc, char **argv)
 {
 	StepOpts so;
 	argc = steps_take_options(&so, argc, argv, "series",
-				  "--dry-run,--allow-dirty,--verify,--cc-wrapper,--timeout,--prefix,--branch,"
+				  "--dry-run,--allow-dirty,--verify,--memo,--cc-wrapper,--timeout,--prefix,--branch,"
 				  "--format-patch");
 	Options o;
-	options_parse(&o, argc, argv, "series", "--decl-macro,--mapping");
+	options_parse(&o, argc, argv, "series", "--decl-macro,--mapping,--build+");
 	/* Edits must hold in every configuration: the analysis is union mode
 	 * unless told otherwise; the compiler checks the configured build. */
 	if (!o.mode)

@@ -26,7 +26,8 @@ static const struct {
 	 "  --sort METRIC        added, build_lines, lines ... (the metrics --json gives)\n"
 	 "  --top N              the N heaviest headers\n"
 	 "  --json               machine-readable output\n"
-	 "  --dot                the top headers and the includes between them, for Graphviz\n"},
+	 "  --dot                the top headers and the includes between them, for Graphviz\n"
+	 "  --no-memo            compute again even if no input changed since the last run\n"},
 	{"why", cmd_why, "why  [OPTIONS] FILE HEADER    every include chain from FILE to HEADER",
 	 "  --max N              at most N chains\n"
 	 "  --dot                the chains as one graph, for Graphviz\n"},
@@ -45,16 +46,19 @@ static const struct {
 	 "  --branch NAME        commit on a new branch\n"
 	 "  --squash-per-file    one commit per file instead of one per finding\n"
 	 "  --format-patch DIR   also write the commits as patches into DIR\n"
-	 "  --cc-wrapper CMD  --timeout S  --no-memo  (as verify)\n"},
+	 "  --cc-wrapper CMD  --timeout S  --memo  (as verify)\n"},
 	{"verify", cmd_verify, "verify [OPTIONS] [TREE] [--since REV] compile what the changes since REV touch",
 	 "  --since REV          compare with REV (default HEAD)\n"
-	 "  --cc-wrapper CMD     run each compile through CMD (distcc, ccache)\n"
+	 "  --build DIR          a Kbuild output directory; twice or more: every one must pass\n"
+	 "  --cc-wrapper CMD     run each compile through CMD (ccache; distcc, icecc: -c, output thrown away)\n"
 	 "  --timeout S          per-compile timeout in seconds\n"
-	 "  --no-memo            compile even what an earlier run proved\n"
+	 "  --memo               preprocess first; skip the compile of a TU whose command and\n"
+	 "                       preprocessed output passed before\n"
+	 "  --fail-fast          stop at the first regression (fix, series: always)\n"
 	 "  --json               machine-readable output\n"},
 	{"series", cmd_series, "series [OPTIONS] TREE PLAN    a cleanup plan as a bisectable series of commits",
 	 "  --verify  --dry-run  --allow-dirty  --branch NAME  --prefix TEXT  --format-patch DIR\n"
-	 "  --cc-wrapper CMD  --timeout S  --no-memo  (as fix and verify)\n"},
+	 "  --build DIR (more than once)  --cc-wrapper CMD  --timeout S  --memo  (as fix and verify)\n"},
 	{"measure", cmd_measure, "measure [OPTIONS] [TREE] REV1 REV2 lines and compile time a change saves",
 	 "  --header FILE        FILE preprocessed alone, instead of the TUs\n"
 	 "  --sample N           TUs preprocessed with gcc -E (default 5)\n"
@@ -98,7 +102,8 @@ static const char config_help[] =
 	"  -I DIR -iquote DIR -isystem DIR -idirafter DIR -include FILE -DNAME[=V] -UNAME -nostdinc\n"
 	"  --compdb FILE        compile_commands.json (default: TREE/compile_commands.json)\n"
 	"  --kernel[=ARCH]      Linux kernel preset (auto-detected); --no-kernel turns it off\n"
-	"  --build DIR          kernel build directory (make O=DIR): exact configuration\n"
+	"  --build DIR          kernel build directory (make O=DIR): exact configuration;\n"
+	"                       verify, fix, series, dead --apply: more than once\n"
 	"  --exact | --union    force the mode (default: exact when a configuration is given)\n"
 	"  -C DIR, --tree DIR   the tree (default: current directory)\n"
 	"  --no-cache --clear-cache -j N, --jobs N --stats --show-config -q, --quiet --max-diags N\n"

@@ -80,8 +80,15 @@ void options_parse(Options *o, int argc, char **argv, const char *cmd, const cha
 			continue;
 		if (is_opt(a, "--compdb"))
 			o->compdb = xstrdup(value_of(argc, argv, &i, "--compdb", cmd));
-		else if (is_opt(a, "--build"))
-			o->build = xstrdup(value_of(argc, argv, &i, "--build", cmd));
+		else if (is_opt(a, "--build")) {
+			const char *dir = value_of(argc, argv, &i, "--build", cmd);
+			if (o->build && !list_has(extra, "--build+"))
+				usage_error(cmd, "--build given twice (verify, fix, series and dead --apply check "
+					    "several configurations; %s reads one)", cmd);
+			vec_push(&o->builds, xstrdup(dir));
+			if (!o->build)
+				o->build = xstrdup(dir);
+		}
 		else if (!strcmp(a, "-C") || is_opt(a, "--tree"))
 			o->tree = xstrdup(value_of(argc, argv, &i, a[1] == 'C' ? "-C" : "--tree", cmd));
 		else if (!strcmp(a, "--kernel"))
@@ -162,6 +169,9 @@ void options_free(Options *o)
 	free(o->tree);
 	free(o->compdb);
 	free(o->build);
+	for (int i = 0; i < o->builds.n; i++)
+		free(o->builds.v[i]);
+	vec_free(&o->builds);
 	free(o->kernel_arch);
 	free(o->sort);
 	free(o->kinds);
@@ -223,15 +233,18 @@ void session_open(Session *s, Options *o, const char *tree, bool walk)
 			free(auto_db);
 	}
 	char *build = NULL;
-	if (o->build) {
-		if (!is_dir(o->build))
-			die("%s: --build needs a Kbuild output directory", o->build);
-		build = path_absolute(o->build);
-		char *ac = path_join(build, "include/generated/autoconf.h");
+	for (int i = 0; i < o->builds.n; i++) {
+		const char *b = o->builds.v[i];
+		if (!is_dir(b))
+			die("%s: --build needs a Kbuild output directory", b);
+		char *ac = path_join(b, "include/generated/autoconf.h");
 		if (!is_file(ac))
 			die("%s: not a prepared kernel build directory (no include/generated/autoconf.h; "
-			    "run 'make O=%s defconfig prepare')", o->build, o->build);
+			    "run 'make O=%s defconfig prepare')", b, b);
 		free(ac);
+	}
+	if (o->build) {
+		build = path_absolute(o->build);
 		kernel = true;
 	}
 	s->cfg.exact = o->mode == 1 ||

@@ -21,7 +21,10 @@ typedef struct {
 	FlagSet flags;
 	char *tree;        /* -C / --tree, or a positional TREE */
 	char *compdb;
-	char *build;
+	char *build;       /* the first --build: the configuration the analysis reads */
+	StrVec builds;     /* every --build, in order (verify, fix, series and dead
+			    * --apply check each configuration; other commands
+			    * take one) */
 	char *kernel_arch;
 	int kernel;        /* -1 auto, 0 --no-kernel, 1 --kernel */
 	int mode;          /* 0 auto, 1 exact, 2 union */
@@ -43,7 +46,8 @@ typedef struct {
 } Options;
 
 /* Parses argv (after the subcommand name).  `extra` lists the command's
- * own options, e.g. "--make,-MG"; anything else unknown is a usage error. */
+ * own options, e.g. "--make,-MG"; anything else unknown is a usage error.
+ * "--build+" in it lets --build be given more than once. */
 void options_parse(Options *o, int argc, char **argv, const char *cmd, const char *extra);
 void options_free(Options *o);
 

@@ -31,6 +31,8 @@ bool steps_interrupted(void)
 int steps_take_options(StepOpts *so, int argc, char **argv, const char *cmd, const char *allowed)
 {
 	memset(so, 0, sizeof(*so));
+	/* a step that regressed is refused: compiling the rest proves nothing */
+	so->vo.fail_fast = true;
 	int out = 0;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
@@ -65,6 +67,8 @@ int steps_take_options(StepOpts *so, int argc, char **argv, const char *cmd, con
 			so->verify = true;
 		else if (!strcmp(name, "--squash-per-file"))
 			so->squash = true;
+		else if (!strcmp(name, "--memo"))
+			so->vo.memo = true;
 		else if (!strcmp(name, "--cc-wrapper"))
 			so->vo.cc_wrapper = val;
 		else if (!strcmp(name, "--timeout")) {
@@ -150,7 +154,7 @@ static void read_child(int fd, pid_t pid, StrBuf *out)
  * process then puts the step's own edits back.  The child reports one line
  * "REGRESSIONS COMPILED" and a line "TU<TAB>FIRST ERROR" per regression.
  * Returns 0 verified, 1 regression, 2 interrupted or verify failed. */
-static int verify_in_child(Stepper *st, int *compiled, char **why)
+static int verify_in_child(Stepper *st, int *compiled, char **figures, char **why)
 {
 	int p[2];
 	if (pipe(p))
@@ -167,17 +171,33 @@ static int verify_in_child(Stepper *st, int *compiled, char **why)
 		Session s;
 		session_open(&s, st->o, st->tree, true);
 		VerifyTuVec res = {0};
-		int regressions = verify_run(&s, st->top, "HEAD", &st->so->vo, &res);
+		VerifyConfigVec cfg = {0};
+		int regressions = verify_run(&s, st->top, "HEAD", &st->so->vo, &res, &cfg);
 		StrBuf out = {0};
 		int ok = 0;
 		for (int i = 0; i < res.n; i++)
-			ok += res.v[i].after == 0;
+			ok += res.v[i].after == 0 && !res.v[i].skipped;
 		sb_addf(&out, "%d %d\n", regressions, ok);
+		/* the trailer's figures: per configuration when there are several */
+		for (int c = 0; c < cfg.n; c++) {
+			const VerifyConfig *k = &cfg.v[c];
+			if (cfg.n > 1)
+				sb_addf(&out, "%s%s: ", c ? "; " : "", k->label);
+			sb_addf(&out, "%d TUs", k->tus);
+			if (k->proven)
+				sb_addf(&out, " (%d compiled, %d proven by identical earlier compiles)", k->compiled,
+					k->proven);
+		}
+		sb_addc(&out, '\n');
 		for (int i = 0; i < res.n; i++) {
-			if (!res.v[i].after || res.v[i].before != 0)
+			if (!res.v[i].after || res.v[i].before != 0 || res.v[i].skipped)
 				continue;
 			const char *e = res.v[i].first_error ? res.v[i].first_error : "does not compile";
-			sb_addf(&out, "%s\t%.*s\n", res.v[i].tu, (int)strcspn(e, "\n"), e);
+			if (cfg.n > 1)
+				sb_addf(&out, "%s (in %s)\t%.*s\n", res.v[i].tu, cfg.v[res.v[i].config].label,
+					(int)strcspn(e, "\n"), e);
+			else
+				sb_addf(&out, "%s\t%.*s\n", res.v[i].tu, (int)strcspn(e, "\n"), e);
 		}
 		for (size_t off = 0; off < out.len;) {
 			ssize_t w = write(p[1], out.buf + off, out.len - off);
@@ -212,6 +232,7 @@ static int verify_in_child(Stepper *st, int *compiled, char **why)
 		r = 2;
 	} else if (regressions > 0) {
 		const char *first = strchr(sb_str(&out), '\n');
+		first = first ? strchr(first + 1, '\n') : NULL;
 		char *line = first ? xstrndup(first + 1, strcspn(first + 1, "\n")) : xstrdup("");
 		char *tab = strchr(line, '\t');
 		if (tab) {
@@ -223,6 +244,8 @@ static int verify_in_child(Stepper *st, int *compiled, char **why)
 		free(line);
 		r = 1;
 	} else {
+		const char *line = strchr(sb_str(&out), '\n');
+		*figures = line ? xstrndup(line + 1, strcspn(line + 1, "\n")) : xstrdup("");
 		r = 0;
 	}
 	free(out.buf);
@@ -239,7 +262,8 @@ int steps_land(Stepper *st, Change *c, const char *msg, char **why)
 	sb_adds(&full, msg);
 	if (st->so->verify || got_signal) {
 		int compiled = 0;
-		int v = got_signal ? 2 : verify_in_child(st, &compiled, why);
+		char *figures = NULL;
+		int v = got_signal ? 2 : verify_in_child(st, &compiled, &figures, why);
 		if (got_signal && !*why)
 			*why = xstrdup("interrupted");
 		if (v) {
@@ -249,7 +273,11 @@ int steps_land(Stepper *st, Change *c, const char *msg, char **why)
 			return 1;
 		}
 		st->verified_tus += compiled;
-		sb_addf(&full, "\nVerified: %d TUs compiled\n", compiled);
+		if (st->o->builds.n > 1 || (figures && strchr(figures, '(')))
+			sb_addf(&full, "\nVerified: %s\n", figures);
+		else
+			sb_addf(&full, "\nVerified: %d TUs compiled\n", compiled);
+		free(figures);
 	}
 	StrVec paths = {0};
 	change_paths(c, &paths);

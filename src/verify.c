@@ -18,6 +18,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -31,8 +32,10 @@
 
 #include "edit.h"
 #include "git.h"
+#include "intern.h"
 #include "proc.h"
 #include "progress.h"
+#include "proofs.h"
 
 /* ---- shell words ---- */
 
@@ -126,10 +129,12 @@ static bool names_file(const char *w, const char *dir, const char *abs)
 	return hit;
 }
 
-typedef struct {
+typedef struct Cmd {
 	char **argv; /* NULL-terminated */
 	char *cwd;
 	char *error; /* no command could be made: why */
+	struct Cmd *pre; /* the memo's preprocessing run (-E) before it, or NULL */
+	uint64_t key;    /* the command's part of its proof key (proofs.h) */
 } Cmd;
 
 static void argv_push(StrVec *v, const char *s)
@@ -154,10 +159,44 @@ static void cmd_set_argv(Cmd *c, StrVec *argv)
 	c->argv = argv->v;
 }
 
-/* -fsyntax-only unless the caller wants another mode (-E) */
+/* A build-farm wrapper (distcc, icecc) sends only real compiles (-c)
+ * to other machines and runs anything else, -fsyntax-only included,
+ * locally: through one, verification compiles to an object thrown away. */
+static bool farm_wrapper(const VerifyOpts *o)
+{
+	if (!o->cc_wrapper)
+		return false;
+	const char *w = o->cc_wrapper;
+	while (*w == ' ' || *w == '\t')
+		w++;
+	size_t len = strcspn(w, " \t");
+	const char *base = w;
+	for (size_t i = 0; i < len; i++)
+		if (w[i] == '/')
+			base = w + i + 1;
+	size_t blen = len - (size_t)(base - w);
+	return (blen == 6 && !strncmp(base, "distcc", 6)) || (blen == 5 && !strncmp(base, "icecc", 5));
+}
+
+/* -fsyntax-only unless the caller wants another mode (-E); words
+ * separated by blanks */
 static const char *mode_flag(const VerifyOpts *o)
 {
-	return o->mode && *o->mode ? o->mode : "-fsyntax-only";
+	if (o->mode && *o->mode)
+		return o->mode;
+	return farm_wrapper(o) ? "-c -o /dev/null" : "-fsyntax-only";
+}
+
+static void push_mode(StrVec *argv, const VerifyOpts *o)
+{
+	const char *m = mode_flag(o);
+	while (*m) {
+		size_t len = strcspn(m, " ");
+		vec_push(argv, xstrndup(m, len));
+		m += len;
+		while (*m == ' ')
+			m++;
+	}
 }
 
 static void cmd_free(Cmd *c)
@@ -167,6 +206,10 @@ static void cmd_free(Cmd *c)
 	free(c->argv);
 	free(c->cwd);
 	free(c->error);
+	if (c->pre) {
+		cmd_free(c->pre);
+		free(c->pre);
+	}
 }
 
 /* compile_commands.json, read again for the commands themselves (the
@@ -307,7 +350,7 @@ static void compdb_cmd(Compdb *db, const char *abs, const VerifyOpts *o, Cmd *c)
 	StrVec argv = {0};
 	wrapper_words(o, &argv);
 	argv_push(&argv, words.v[0]);
-	argv_push(&argv, mode_flag(o));
+	push_mode(&argv, o);
 	for (int i = 1; i < words.n;) {
 		int drop = dropped_words(words.v[i]);
 		if (drop) {
@@ -479,7 +522,7 @@ static void flags_cmd(Session *s, const char *tu, const VerifyOpts *o, Cmd *c)
 	if (!cc.n)
 		argv_push(&argv, "cc");
 	words_free(&cc);
-	argv_push(&argv, mode_flag(o));
+	push_mode(&argv, o);
 	if (fs->nostdinc)
 		argv_push(&argv, "-nostdinc");
 	for (int i = 0; i < fs->target.n; i++)
@@ -546,6 +589,13 @@ static char *compdb_path(Session *s)
 static char *tu_abspath(Session *s, const char *tu)
 {
 	return path_join(s->ft.root, tu);
+}
+
+/* The Kbuild directory commands come from (absolute), NULL: none. */
+static char *build_of(Session *s, const VerifyOpts *o)
+{
+	const char *b = o && o->build ? o->build : s->opt->build;
+	return b ? path_absolute(b) : NULL;
 }
 
 /* ---- the make jobserver ---- */
@@ -824,9 +874,13 @@ typedef struct {
 	StrBuf out;
 	double start;
 	bool timed_out;
+	PpHash *ph;      /* preprocessing for the memo: its output is hashed, not kept */
+	uint64_t proof;  /* the compile that runs now passes: this key is proven */
 } Job;
 
-static pid_t spawn(const Cmd *c, int *fd_out)
+/* Runs c with its stdout (and stderr, unless null_stderr: preprocessed
+ * output must be the compiler's alone) on a pipe returned in *fd_out. */
+static pid_t spawn(const Cmd *c, int *fd_out, bool null_stderr)
 {
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) < 0)
@@ -848,7 +902,12 @@ static pid_t spawn(const Cmd *c, int *fd_out)
 		if (null >= 0)
 			dup2(null, 0);
 		dup2(p[1], 1);
-		dup2(p[1], 2);
+		if (null_stderr && null >= 0) {
+			int wnull = open("/dev/null", O_WRONLY);
+			dup2(wnull >= 0 ? wnull : p[1], 2);
+		} else {
+			dup2(p[1], 2);
+		}
 		if (c->cwd && chdir(c->cwd)) {
 			dprintf(2, "hdrslim: cannot enter %s: %s\n", c->cwd, strerror(errno));
 			_exit(127);
@@ -870,6 +929,10 @@ static void drain(Job *j)
 	for (;;) {
 		ssize_t r = read(j->fd, buf, sizeof(buf));
 		if (r > 0) {
+			if (j->ph) {
+				pphash_feed(j->ph, buf, (size_t)r);
+				continue;
+			}
 			/* the first screenful is all anyone reads */
 			if (j->out.len < (1u << 20))
 				sb_add(&j->out, buf, (size_t)r);
@@ -912,9 +975,13 @@ static void finish(Job *j, int st, const VerifyOpts *o, VerifyTuVec *out)
 	memset(&j->out, 0, sizeof(j->out));
 }
 
-/* Runs the commands, at most `max` at once; out->v[i] gets command i's
- * result. */
-static void run_all(Cmd *cmds, int n, const VerifyOpts *o, VerifyTuVec *out)
+/* Runs the commands, at most `max` at once, in o->order when given;
+ * out->v[i] gets command i's result.  A command with a preprocessing run
+ * (the memo) runs that first in the same slot: when its output's key is
+ * among the proofs the TU passes without its compile, else the compile
+ * runs and a pass is kept as a proof.  With o->fail_fast nothing starts
+ * after the first failure: what was not started is marked skipped. */
+static void run_all(Cmd *cmds, int n, const VerifyOpts *o, VerifyTuVec *out, Proofs *proofs)
 {
 	js_setup(o->quiet);
 	/* under make, make decides how many: as many as it grants */
@@ -934,23 +1001,35 @@ static void run_all(Cmd *cmds, int n, const VerifyOpts *o, VerifyTuVec *out)
 			js.active ? "with make's jobserver, up to " : "", max);
 	Progress *pr = progress_begin(NULL, o->progress ? o->progress : "TUs", n);
 	int next = 0, running = 0;
+	bool stop = false;
+#define AT(k) (o->order ? o->order[k] : (k))
 	/* commands that could not be made fail at once */
 	while (next < n || running) {
 		bool want_token = false;
 		/* interrupted: what has not started is not compiled */
 		while (g.interrupted && next < n) {
-			out->v[next].after = 128 + g.interrupted;
-			out->v[next].first_error = xstrdup("interrupted");
+			out->v[AT(next)].after = 128 + g.interrupted;
+			out->v[AT(next)].first_error = xstrdup("interrupted");
+			next++;
+			progress_add(pr, 1);
+		}
+		/* a failure with fail_fast: the rest waits for the verdict */
+		while (stop && next < n) {
+			out->v[AT(next)].skipped = true;
 			next++;
 			progress_add(pr, 1);
 		}
 		while (next < n && running < max) {
-			Cmd *c = &cmds[next];
+			Cmd *c = &cmds[AT(next)];
 			if (c->error) {
-				out->v[next].after = 127;
-				out->v[next].first_error = xstrdup(c->error);
+				out->v[AT(next)].after = 127;
+				out->v[AT(next)].first_error = xstrdup(c->error);
 				next++;
 				progress_add(pr, 1);
+				if (o->fail_fast) {
+					stop = true;
+					break;
+				}
 				continue;
 			}
 			if (js.active && running > 0 && !js_acquire()) {
@@ -962,12 +1041,19 @@ static void run_all(Cmd *cmds, int n, const VerifyOpts *o, VerifyTuVec *out)
 				slot++;
 			Job *j = &jobs[slot];
 			memset(j, 0, sizeof(*j));
-			j->idx = next++;
+			j->idx = AT(next);
+			next++;
 			j->start = now_seconds();
-			j->pid = spawn(c, &j->fd);
+			if (c->pre && proofs) {
+				j->ph = pphash_new(c->key);
+				j->pid = spawn(c->pre, &j->fd, true);
+			} else {
+				j->pid = spawn(c, &j->fd, false);
+			}
 			g.pids[slot] = j->pid;
 			running++;
 		}
+#undef AT
 		if (!running && next >= n)
 			break;
 		struct pollfd pf[max + 1];
@@ -1022,7 +1108,30 @@ static void run_all(Cmd *cmds, int n, const VerifyOpts *o, VerifyTuVec *out)
 				if (j->fd >= 0)
 					close(j->fd);
 			}
-			finish(j, st, o, out);
+			if (j->ph) {
+				/* the preprocessing ended: proven, or now the compile */
+				uint64_t key = pphash_end(j->ph);
+				j->ph = NULL;
+				bool ok = !j->timed_out && status_of(st) == 0;
+				if (ok && proofs_has(proofs, key)) {
+					out->v[j->idx].proven = true;
+					out->v[j->idx].seconds = now_seconds() - j->start;
+				} else if (!j->timed_out && !g.interrupted) {
+					j->proof = ok ? key : 0;
+					j->start = now_seconds();
+					j->pid = spawn(&cmds[j->idx], &j->fd, false);
+					g.pids[i] = j->pid;
+					continue;
+				} else {
+					finish(j, st, o, out);
+				}
+			} else {
+				finish(j, st, o, out);
+				if (!out->v[j->idx].after && j->proof)
+					proofs_add(proofs, j->proof);
+			}
+			if (out->v[j->idx].after && o->fail_fast)
+				stop = true;
 			j->pid = 0;
 			g.pids[i] = 0;
 			running--;
@@ -1067,27 +1176,52 @@ void verify_compile(Session *s, const StrVec *tus, const VerifyOpts *o, VerifyTu
 	Cmd *cmds = xcalloc((size_t)n + 1, sizeof(Cmd));
 	char *db_path = compdb_path(s);
 	Compdb *db = db_path ? compdb_get(db_path) : NULL;
-	char *build = !db_path && s->opt->build ? path_absolute(s->opt->build) : NULL;
+	char *build = !db_path ? build_of(s, o) : NULL;
 	if (!db_path && !build && s->kernel)
 		die("verify: a kernel tree needs its build directory (--build DIR, the make O=DIR) "
 		    "for the compile commands");
+	VerifyOpts pre = *o;
+	pre.mode = "-E";
 	for (int i = 0; i < n; i++) {
-		VerifyTu t = {xstrdup(tus->v[i]), 0, -1, NULL, 0};
+		VerifyTu t = {.tu = xstrdup(tus->v[i]), .before = -1};
 		vec_push(out, t);
 		char *abs = tu_abspath(s, tus->v[i]);
-		if (db_path)
-			compdb_cmd(db, abs, o, &cmds[i]);
-		else if (build)
-			kbuild_cmd(build, s->ft.root, abs, o, &cmds[i]);
-		else
-			flags_cmd(s, tus->v[i], o, &cmds[i]);
+		for (int k = 0; k < (o->memo ? 2 : 1); k++) {
+			Cmd *c = &cmds[i];
+			if (k) {
+				if (c->error)
+					break;
+				c->pre = xcalloc(1, sizeof(Cmd));
+				c = c->pre;
+			}
+			const VerifyOpts *ok = k ? &pre : o;
+			if (db_path)
+				compdb_cmd(db, abs, ok, c);
+			else if (build)
+				kbuild_cmd(build, s->ft.root, abs, ok, c);
+			else
+				flags_cmd(s, tus->v[i], ok, c);
+		}
+		if (cmds[i].pre && cmds[i].pre->error) {
+			cmd_free(cmds[i].pre);
+			free(cmds[i].pre);
+			cmds[i].pre = NULL;
+		}
 		free(abs);
 	}
 	if (o->redirect_to)
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < n; i++) {
 			cmd_redirect(&cmds[i], o->redirect_from, o->redirect_to);
+			if (cmds[i].pre)
+				cmd_redirect(cmds[i].pre, o->redirect_from, o->redirect_to);
+		}
+	for (int i = 0; i < n; i++)
+		if (cmds[i].pre)
+			cmds[i].key = proofs_command_key(cmds[i].argv, cmds[i].cwd);
+	Proofs *proofs = o->memo ? proofs_open(s->ft.root) : NULL;
 	if (n)
-		run_all(cmds, n, o, out);
+		run_all(cmds, n, o, out, proofs);
+	proofs_close(proofs);
 	for (int i = 0; i < n; i++)
 		cmd_free(&cmds[i]);
 	free(cmds);
@@ -1110,7 +1244,7 @@ char **verify_command(Session *s, const char *tu, const VerifyOpts *o, char **cw
 	/* the same choice of source as verify_compile */
 	Cmd c = {0};
 	char *db_path = compdb_path(s);
-	char *build = !db_path && s->opt->build ? path_absolute(s->opt->build) : NULL;
+	char *build = !db_path ? build_of(s, o) : NULL;
 	char *abs = tu_abspath(s, tu);
 	if (db_path)
 		compdb_cmd(compdb_get(db_path), abs, o, &c);
@@ -1266,14 +1400,20 @@ static void kbuild_scan_dir(KbuildScan *k, const char *dir)
 
 void verify_affected(Session *s, const StrVec *changed, StrVec *tus)
 {
+	verify_affected_in(s, NULL, changed, tus);
+}
+
+void verify_affected_in(Session *s, const char *build_dir, const StrVec *changed, StrVec *tus)
+{
 	StrVec abs = {0};
 	for (int i = 0; i < changed->n; i++)
 		vec_push(&abs, path_join(s->ft.root, changed->v[i]));
 	if (abs.n)
 		qsort(abs.v, (size_t)abs.n, sizeof(char *), cmp_str);
 	char *db = compdb_path(s);
-	if (!db && s->opt->build) {
-		char *build = path_absolute(s->opt->build);
+	VerifyOpts bo = {.build = build_dir};
+	char *build = !db ? build_of(s, &bo) : NULL;
+	if (build) {
 		char *link = path_join(build, "source");
 		char *src = realpath(link, NULL);
 		char *root = realpath(s->ft.root, NULL);
@@ -1283,7 +1423,6 @@ void verify_affected(Session *s, const StrVec *changed, StrVec *tus)
 		free(root);
 		free(src);
 		free(link);
-		free(build);
 	} else {
 		/* the closures, as the session computes them after the change */
 		session_all_units(s);
@@ -1328,6 +1467,7 @@ void verify_affected(Session *s, const StrVec *changed, StrVec *tus)
 			tus->v[kept++] = tus->v[i];
 	}
 	tus->n = kept;
+	free(build);
 	free(db);
 	for (int i = 0; i < abs.n; i++)
 		free(abs.v[i]);
@@ -1405,7 +1545,335 @@ static char *rel_to_top(Session *s, const char *top, const char *tu)
 	return rel;
 }
 
-int verify_run(Session *s, const char *top, const char *rev, const VerifyOpts *o, VerifyTuVec *out)
+/* ---- which TUs are likeliest to fail ---- */
+
+/* Counts identifiers of text into counts (by interned id), with sign. */
+static void count_identifiers(Interner *in, IntVec *counts, const char *text, int sign)
+{
+	for (const char *p = text; p && *p;) {
+		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || *p == '_') {
+			const char *b = p;
+			while ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+			       *p == '_')
+				p++;
+			int id = intern(in, b, (size_t)(p - b));
+			while (counts->n <= id)
+				vec_push(counts, 0);
+			counts->v[id] += sign;
+		} else if (*p >= '0' && *p <= '9') {
+			while ((*p >= '0' && *p <= '9') || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+			       *p == '_' || *p == '.')
+				p++;
+		} else {
+			p++;
+		}
+	}
+}
+
+/* The header an `#include` line names, found as a tree path: under
+ * include/, at the top, beside the including file. */
+static char *include_target(const char *top, const char *from, const char *line)
+{
+	const char *p = line;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p != '#')
+		return NULL;
+	for (p++; *p == ' ' || *p == '\t'; p++)
+		;
+	if (strncmp(p, "include", 7))
+		return NULL;
+	for (p += 7; *p == ' ' || *p == '\t'; p++)
+		;
+	char close = *p == '<' ? '>' : *p == '"' ? '"' : 0;
+	const char *e = close ? strchr(p + 1, close) : NULL;
+	if (!e)
+		return NULL;
+	char *name = xstrndup(p + 1, (size_t)(e - p - 1));
+	char *dir = path_dirname(from);
+	char *cands[3] = {xasprintf("%s/include/%s", top, name), xasprintf("%s/%s", top, name),
+			  xasprintf("%s/%s/%s", top, dir, name)};
+	char *found = NULL;
+	for (int k = 0; k < 3; k++) {
+		struct stat st;
+		if (!found && stat(cands[k], &st) == 0 && S_ISREG(st.st_mode))
+			found = cands[k];
+		else
+			free(cands[k]);
+	}
+	free(dir);
+	free(name);
+	return found;
+}
+
+/* The identifiers a change touches: those whose count differs between the
+ * revision's and the work tree's versions of a changed file, and every
+ * identifier of a header an #include line the change removed names (its
+ * users lose it). */
+static void change_hints(const char *top, const char *rev, const StrVec *changed, Interner *in, IntVec *hint)
+{
+	IntVec counts = {0};
+	StrVec removed_headers = {0};
+	for (int i = 0; i < changed->n; i++) {
+		StrBuf old = {0};
+		bool had = git_show(top, rev, changed->v[i], &old);
+		char *abs = path_join(top, changed->v[i]);
+		char *now = read_all(abs, NULL);
+		free(abs);
+		count_identifiers(in, &counts, had ? sb_str(&old) : "", -1);
+		count_identifiers(in, &counts, now ? now : "", +1);
+		/* an #include line in the old text and not in the new */
+		for (char *line = had ? old.buf : NULL; line && *line;) {
+			char *nl = strchr(line, '\n');
+			if (nl)
+				*nl = 0;
+			bool gone = now && !strstr(now, line);
+			char *target = gone ? include_target(top, changed->v[i], line) : NULL;
+			if (target)
+				vec_push(&removed_headers, target);
+			line = nl ? nl + 1 : NULL;
+		}
+		free(now);
+		free(old.buf);
+	}
+	for (int id = 0; id < counts.n; id++)
+		if (counts.v[id])
+			vec_push(hint, id);
+	for (int i = 0; i < removed_headers.n; i++) {
+		char *text = read_all(removed_headers.v[i], NULL);
+		IntVec c2 = {0};
+		count_identifiers(in, &c2, text, 1);
+		for (int id = 0; id < c2.n; id++)
+			if (c2.v[id] && (id >= counts.n || !counts.v[id]))
+				vec_push(hint, id);
+		vec_free(&c2);
+		free(text);
+		free(removed_headers.v[i]);
+	}
+	vec_free(&removed_headers);
+	vec_free(&counts);
+}
+
+typedef struct {
+	int idx;
+	double score;
+	const char *tu;
+} Ranked;
+
+static int by_score(const void *a, const void *b)
+{
+	const Ranked *x = a, *y = b;
+	if (x->score != y->score)
+		return x->score < y->score ? 1 : -1;
+	return strcmp(x->tu, y->tu);
+}
+
+/* The order to compile tus in: by the summed rarity (log N/df) of the
+ * change's identifiers each TU's own text names, highest first; ties by
+ * path.  A TU that uses what moved is the one that breaks. */
+static int *failure_order(Session *s, const StrVec *tus, Interner *in, const IntVec *hint)
+{
+	int n = tus->n;
+	int nids = intern_count(in);
+	uint8_t *is_hint = xcalloc((size_t)nids + 1, 1);
+	for (int i = 0; i < hint->n; i++)
+		is_hint[hint->v[i]] = 1;
+	int *df = xcalloc((size_t)nids + 1, sizeof(int));
+	IntVec *named = xcalloc((size_t)n + 1, sizeof(IntVec));
+	for (int t = 0; t < n; t++) {
+		char *abs = tu_abspath(s, tus->v[t]);
+		char *text = read_all(abs, NULL);
+		free(abs);
+		for (const char *p = text; p && *p;) {
+			if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || *p == '_') {
+				const char *b = p;
+				while ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+				       (*p >= '0' && *p <= '9') || *p == '_')
+					p++;
+				int id = intern_find(in, b, (size_t)(p - b));
+				if (id >= 0 && id < nids && is_hint[id] == 1) {
+					is_hint[id] = 2; /* once per TU */
+					vec_push(&named[t], id);
+				}
+			} else {
+				p++;
+			}
+		}
+		for (int k = 0; k < named[t].n; k++) {
+			is_hint[named[t].v[k]] = 1;
+			df[named[t].v[k]]++;
+		}
+		free(text);
+	}
+	Ranked *r = xcalloc((size_t)n + 1, sizeof(Ranked));
+	for (int t = 0; t < n; t++) {
+		r[t] = (Ranked){t, 0, tus->v[t]};
+		for (int k = 0; k < named[t].n; k++)
+			r[t].score += log((double)(n + 1) / df[named[t].v[k]]);
+		vec_free(&named[t]);
+	}
+	qsort(r, (size_t)n, sizeof(Ranked), by_score);
+	int *order = xmalloc(((size_t)n + 1) * sizeof(int));
+	for (int t = 0; t < n; t++)
+		order[t] = r[t].idx;
+	free(r);
+	free(named);
+	free(df);
+	free(is_hint);
+	return order;
+}
+
+/* ---- verify_run: after, then before for what fails ---- */
+
+/* "build-arm64 (arm64)": the directory's name and the architecture its
+ * .config was made for (its first line: "# Linux/arm64 6.12.57 Kernel
+ * Configuration"). */
+static char *config_label(const char *build)
+{
+	if (!build)
+		return xstrdup("the compile commands");
+	char *cfg = path_join(build, ".config");
+	char *text = read_all(cfg, NULL);
+	free(cfg);
+	char *arch = NULL;
+	if (text && !strncmp(text, "# Linux/", 8))
+		arch = xstrndup(text + 8, strcspn(text + 8, " \n"));
+	char *norm = xstrdup(build);
+	size_t len = strlen(norm);
+	while (len > 1 && norm[len - 1] == '/')
+		norm[--len] = 0;
+	const char *base = strrchr(norm, '/');
+	char *label = arch ? xasprintf("%s (%s)", base ? base + 1 : norm, arch) : xstrdup(base ? base + 1 : norm);
+	free(norm);
+	free(arch);
+	free(text);
+	return label;
+}
+
+/* One configuration: the affected TUs in their order, compiled after;
+ * what fails is compiled again before (unless the change added it).  With
+ * fail_fast the compiles go in rounds: a round stops at its first
+ * failure, the failures are judged, and a regression ends the run.
+ * Appends to out; returns the regressions. */
+static int run_config(Session *s, const char *top_abs, const char *rev, const StrVec *changed,
+		      const StrVec *changed_abs, Interner *in, const IntVec *hint, const VerifyOpts *o,
+		      int config, VerifyTuVec *out, VerifyConfig *vc)
+{
+	double t0 = now_seconds();
+	StrVec tus = {0};
+	verify_affected_in(s, o->build, changed_abs, &tus);
+	int *order = failure_order(s, &tus, in, hint);
+	StrVec todo = {0}, owned = {0};
+	for (int i = 0; i < tus.n; i++)
+		vec_push(&todo, tus.v[order[i]]);
+	free(order);
+	int regressions = 0;
+	while (todo.n && !g.interrupted) {
+		VerifyTuVec round = {0};
+		verify_compile(s, &todo, o, &round);
+		/* what fails after is compiled again before, unless the change added it */
+		StrVec again = {0};
+		IntVec again_idx = {0};
+		for (int i = 0; i < round.n; i++) {
+			VerifyTu *t = &round.v[i];
+			t->config = config;
+			if (!t->after || t->skipped)
+				continue;
+			char *rel = rel_to_top(s, top_abs, t->tu);
+			bool added = false;
+			if (rel) {
+				for (int k = 0; k < changed->n && !added; k++)
+					if (!strcmp(changed->v[k], rel)) {
+						StrBuf sb = {0};
+						added = !git_show(top_abs, rev, rel, &sb);
+						free(sb.buf);
+					}
+			}
+			free(rel);
+			if (added) {
+				t->before = 0; /* nothing was broken before the change added it */
+				continue;
+			}
+			vec_push(&again, t->tu);
+			vec_push(&again_idx, i);
+		}
+		if (again.n && !g.interrupted) {
+			handlers_push();
+			const char *beside = bt_make(top_abs, rev, changed);
+			if (!o->quiet)
+				fprintf(stderr, "verify: %d TU%s fail%s; compiling %s again with the %s versions of the "
+					"%d changed file%s, in %s (the work tree is not touched)\n",
+					again.n, again.n == 1 ? "" : "s", again.n == 1 ? "s" : "", again.n == 1 ? "it" : "them",
+					rev, changed->n, changed->n == 1 ? "" : "s", beside);
+			VerifyOpts ob = *o;
+			ob.progress = "TUs before the change";
+			ob.redirect_from = top_abs;
+			ob.redirect_to = beside;
+			ob.memo = false;
+			ob.fail_fast = false;
+			ob.order = NULL;
+			VerifyTuVec before = {0};
+			verify_compile(s, &again, &ob, &before);
+			bt_free();
+			handlers_pop();
+			for (int k = 0; k < before.n; k++)
+				round.v[again_idx.v[k]].before = before.v[k].after;
+			verify_tus_free(&before);
+		}
+		vec_free(&again);
+		vec_free(&again_idx);
+		/* the skipped go on in the next round, unless this one regressed */
+		StrVec rest = {0};
+		for (int i = 0; i < round.n; i++) {
+			VerifyTu *t = &round.v[i];
+			if (t->after && t->before == 0)
+				regressions++;
+			if (t->skipped)
+				vec_push(&rest, xstrdup(t->tu));
+		}
+		bool stop = regressions > 0;
+		for (int i = 0; i < round.n; i++) {
+			VerifyTu *t = &round.v[i];
+			if (t->skipped && !stop)
+				continue;
+			if (t->skipped)
+				vc->skipped++;
+			else if (t->proven)
+				vc->proven++;
+			else
+				vc->compiled++;
+			VerifyTu copy = *t;
+			copy.tu = xstrdup(t->tu);
+			copy.first_error = t->first_error ? xstrdup(t->first_error) : NULL;
+			vec_push(out, copy);
+		}
+		verify_tus_free(&round);
+		vec_free(&todo); /* its strings are tus' */
+		if (stop) {
+			for (int i = 0; i < rest.n; i++)
+				free(rest.v[i]);
+			vec_free(&rest);
+		}
+		for (int i = 0; i < rest.n; i++)
+			vec_push(&owned, rest.v[i]);
+		todo = rest;
+	}
+	for (int i = 0; i < owned.n; i++)
+		free(owned.v[i]);
+	vec_free(&owned);
+	vec_free(&todo);
+	vc->tus = tus.n;
+	vc->regressions = regressions;
+	vc->seconds = now_seconds() - t0;
+	vc->verified = true;
+	for (int i = 0; i < tus.n; i++)
+		free(tus.v[i]);
+	vec_free(&tus);
+	return regressions;
+}
+
+int verify_run(Session *s, const char *top, const char *rev, const VerifyOpts *o, VerifyTuVec *out,
+	       VerifyConfigVec *configs)
 {
 	g.interrupted = 0;
 	char *top_abs = path_absolute(top);
@@ -1414,64 +1882,31 @@ int verify_run(Session *s, const char *top, const char *rev, const VerifyOpts *o
 	StrVec changed_abs = {0};
 	for (int i = 0; i < changed.n; i++)
 		vec_push(&changed_abs, path_join(top_abs, changed.v[i]));
-	StrVec tus = {0};
-	verify_affected(s, &changed_abs, &tus);
-	verify_compile(s, &tus, o, out);
-
-	/* what fails after is compiled again before, unless the change added it */
-	StrVec again = {0};
-	IntVec again_idx = {0};
-	for (int i = 0; i < out->n; i++) {
-		VerifyTu *t = &out->v[i];
-		if (!t->after)
-			continue;
-		char *rel = rel_to_top(s, top_abs, t->tu);
-		bool added = false;
-		if (rel) {
-			for (int k = 0; k < changed.n && !added; k++)
-				if (!strcmp(changed.v[k], rel)) {
-					StrBuf sb = {0};
-					added = !git_show(top_abs, rev, rel, &sb);
-					free(sb.buf);
-				}
-		}
-		free(rel);
-		if (added) {
-			t->before = 0; /* nothing was broken before the change added it */
-			continue;
-		}
-		vec_push(&again, t->tu);
-		vec_push(&again_idx, i);
-	}
-	if (again.n && !g.interrupted) {
-		handlers_push();
-		const char *beside = bt_make(top_abs, rev, &changed);
-		if (!o->quiet)
-			fprintf(stderr, "verify: %d TU%s fail%s; compiling %s again with the %s versions of the "
-				"%d changed file%s, in %s (the work tree is not touched)\n",
-				again.n, again.n == 1 ? "" : "s", again.n == 1 ? "s" : "", again.n == 1 ? "it" : "them",
-				rev, changed.n, changed.n == 1 ? "" : "s", beside);
-		VerifyOpts ob = *o;
-		ob.progress = "TUs before the change";
-		ob.redirect_from = top_abs;
-		ob.redirect_to = beside;
-		VerifyTuVec before = {0};
-		verify_compile(s, &again, &ob, &before);
-		bt_free();
-		handlers_pop();
-		for (int k = 0; k < before.n; k++)
-			out->v[again_idx.v[k]].before = before.v[k].after;
-		verify_tus_free(&before);
-	}
+	Interner *in = interner_new();
+	IntVec hint = {0};
+	change_hints(top_abs, rev, &changed, in, &hint);
+	const StrVec *builds = &s->opt->builds;
+	int nconfigs = builds->n > 1 ? builds->n : 1;
+	VerifyConfigVec local = {0};
+	if (!configs)
+		configs = &local;
 	int regressions = 0;
-	for (int i = 0; i < out->n; i++)
-		if (out->v[i].after && out->v[i].before == 0)
-			regressions++;
-	vec_free(&again);
-	vec_free(&again_idx);
-	for (int i = 0; i < tus.n; i++)
-		free(tus.v[i]);
-	vec_free(&tus);
+	for (int c = 0; c < nconfigs; c++) {
+		VerifyConfig vc = {0};
+		vc.build = builds->n ? builds->v[c] : NULL;
+		vc.label = config_label(vc.build);
+		if (!(o->fail_fast && regressions) && !g.interrupted) {
+			VerifyOpts oc = *o;
+			oc.build = vc.build;
+			if (nconfigs > 1 && !o->quiet)
+				fprintf(stderr, "verify: configuration %s\n", vc.label);
+			regressions += run_config(s, top_abs, rev, &changed, &changed_abs, in, &hint, &oc, c, out, &vc);
+		}
+		vec_push(configs, vc);
+	}
+	verify_configs_free(&local);
+	vec_free(&hint);
+	interner_free(in);
 	for (int i = 0; i < changed.n; i++) {
 		free(changed.v[i]);
 		free(changed_abs.v[i]);
@@ -1480,4 +1915,11 @@ int verify_run(Session *s, const char *top, const char *rev, const VerifyOpts *o
 	vec_free(&changed_abs);
 	free(top_abs);
 	return regressions;
+}
+
+void verify_configs_free(VerifyConfigVec *v)
+{
+	for (int i = 0; i < v->n; i++)
+		free(v->v[i].label);
+	vec_free(v);
 }

@@ -34,6 +34,12 @@ typedef struct {
 	const char *redirect_from; /* every path under this directory (the git top) in a command */
 	const char *redirect_to;   /* names the same path under this one instead (the mirror the
 				    * before-compile reads), NULL: none */
+	const char *build;      /* the Kbuild directory whose commands and dependency lists
+				 * are used, NULL: the session's first --build */
+	bool memo;              /* preprocess first: a TU whose command and preprocessed output
+				 * passed before is not compiled again (proofs.h) */
+	bool fail_fast;         /* stop at the first regression; what is left is skipped */
+	const int *order;       /* verify_compile: run the TUs in this order (indices), NULL: as given */
 } VerifyOpts;
 
 typedef struct {
@@ -42,8 +48,23 @@ typedef struct {
 	int before;        /* -1 not compiled (after was 0), 0 compiled before, else failed before too */
 	char *first_error; /* the compiler's first error line after the change, or NULL */
 	double seconds;    /* wall time of the compile (the last one run for it) */
+	int config;        /* which configuration: index into the session's --build list */
+	bool proven;       /* not compiled: its command and preprocessed output passed before */
+	bool skipped;      /* not compiled: the run stopped at an earlier regression (after is 0) */
 } VerifyTu;
 typedef VEC(VerifyTu) VerifyTuVec;
+
+/* One configuration's share of a verify_run. */
+typedef struct {
+	const char *build;  /* the --build directory as given, NULL: none (a compile database) */
+	char *label;        /* what the user calls it: "build-arm64 (arm64)" */
+	int tus;            /* affected TUs */
+	int compiled;       /* compiles run after the change (not proven, not skipped) */
+	int proven, skipped, regressions;
+	double seconds;     /* wall time, before-compiles included */
+	bool verified;      /* false: not reached (an earlier configuration regressed, fail_fast) */
+} VerifyConfig;
+typedef VEC(VerifyConfig) VerifyConfigVec;
 
 /* Every TU of the session whose include closure contains one of the
  * changed files (paths relative to the tree top), or that is one of them.
@@ -52,6 +73,8 @@ typedef VEC(VerifyTu) VerifyTuVec;
  * not compile are left out.  The session must have been opened with its
  * tree walked (unless it has a build directory). */
 void verify_affected(Session *s, const StrVec *changed, StrVec *tus);
+/* The same in one Kbuild directory (NULL: the session's first --build). */
+void verify_affected_in(Session *s, const char *build, const StrVec *changed, StrVec *tus);
 /* Compiles the TUs (-fsyntax-only, each with its own command) in the
  * current state of the tree, in parallel; fills out[i].after/first_error. */
 void verify_compile(Session *s, const StrVec *tus, const VerifyOpts *o, VerifyTuVec *out);
@@ -68,7 +91,18 @@ void verify_compile(Session *s, const StrVec *tus, const VerifyOpts *o, VerifyTu
  * returns early (TUs it did not compile: after = 128 + signal, first_error
  * "interrupted"; no before-compile), or, without one, the process dies of
  * the signal. */
-int verify_run(Session *s, const char *top, const char *rev, const VerifyOpts *o, VerifyTuVec *out);
+/*
+ * This in every configuration the session has (each --build, in order;
+ * one when there is at most one): a change passes only when it passes in
+ * all.  The TUs affected in a configuration are compiled likeliest
+ * failures first: those whose own text names identifiers the change
+ * touches (its changed lines, and the headers an #include it removes
+ * names).  With o->fail_fast the run stops at the first regression.  out
+ * holds every configuration's TUs (VerifyTu.config); configs, when not
+ * NULL, gets one entry per configuration. */
+int verify_run(Session *s, const char *top, const char *rev, const VerifyOpts *o, VerifyTuVec *out,
+	       VerifyConfigVec *configs);
+void verify_configs_free(VerifyConfigVec *v);
 void verify_tus_free(VerifyTuVec *v);
 
 /* The command verify_compile runs for a TU (with o->mode), for a caller
