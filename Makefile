@@ -61,7 +61,12 @@ asan: hdrslim-asan
 	HDRSLIM=$(CURDIR)/hdrslim-asan tests/run
 
 bench: hdrslim
-	scripts/bench
+	scripts/bench; b=$$?; scripts/bench-verify; v=$$?; test $$b = 0 && test $$v = 0
+
+# One real sched.h step verified plain, with the memo, and a breaking one
+# with --fail-fast (also the last part of make bench).
+bench-verify: hdrslim
+	scripts/bench-verify
 
 # hdrslim check against clang-include-cleaner-19 on a clang-built part of
 # the kernel (sets itself up; see scripts/bench-peer).
@@ -92,4 +97,4 @@ clean:
 	rm -rf build hdrslim hdrslim-asan
 	$(MAKE) -C fuzz clean 2>/dev/null || true
 
-.PHONY: all install check check-headers asan bench bench-peer verify-kernel precision fuzz clean
+.PHONY: all install check check-headers asan bench bench-verify bench-peer verify-kernel precision fuzz clean
