@@ -1726,8 +1726,8 @@ static int *failure_order(Session *s, const StrVec *tus, Interner *in, const Int
 /* ---- verify_run: after, then before for what fails ---- */
 
 /* "build-arm64 (arm64)": the directory's name and the architecture its
- * .config was made for (its first line: "# Linux/arm64 6.12.57 Kernel
- * Configuration"). */
+ * .config was made for (a comment at its top: "# Linux/arm64 6.12.57
+ * Kernel Configuration"). */
 static char *config_label(const char *build)
 {
 	if (!build)
@@ -1736,8 +1736,11 @@ static char *config_label(const char *build)
 	char *text = read_all(cfg, NULL);
 	free(cfg);
 	char *arch = NULL;
-	if (text && !strncmp(text, "# Linux/", 8))
-		arch = xstrndup(text + 8, strcspn(text + 8, " \n"));
+	const char *at = !text ? NULL : !strncmp(text, "# Linux/", 8) ? text : strstr(text, "\n# Linux/");
+	if (at && at - text < 200) {
+		at += *at == '\n' ? 9 : 8;
+		arch = xstrndup(at, strcspn(at, " \n"));
+	}
 	char *norm = xstrdup(build);
 	size_t len = strlen(norm);
 	while (len > 1 && norm[len - 1] == '/')

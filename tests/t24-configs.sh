@@ -44,7 +44,7 @@ mkconfigs () {
 		name=${cfg%%:*}; rest=${cfg#*:}; arch=${rest%%:*}; baz=${rest#*:}
 		b=b-$name
 		mkdir -p $b/include/generated $b/kernel
-		printf '# Linux/%s 6.12.0 Kernel Configuration\n' "$arch" >$b/.config
+		printf "#\n# Automatically generated file; DO NOT EDIT.\n# Linux/%s 6.12.0 Kernel Configuration\n" "$arch" >$b/.config
 		if test "$baz" = 1; then
 			printf '#define CONFIG_BAZ 1\n' >$b/include/generated/autoconf.h
 		else
