@@ -443,6 +443,15 @@ static void kbuild_cmd(const char *build, const char *root, const char *abs, con
 		sb_addc(&sb, ' ');
 	}
 	for (int i = 0; i < w.n;) {
+		/* the compile ends at a command separator: what follows (a
+		 * configuration without IBT runs objtool on each object:
+		 * `; ./tools/objtool/objtool ... mm/mremap.o`) works on the
+		 * object, which a check of the source does not make */
+		const char *raw = cmdline + w.v[i].start;
+		size_t rawlen = w.v[i].end - w.v[i].start;
+		if ((rawlen == 1 && (*raw == ';' || *raw == '|' || *raw == '&')) ||
+		    (rawlen == 2 && (!strncmp(raw, "&&", 2) || !strncmp(raw, "||", 2))))
+			break;
 		int drop = i ? dropped_words(w.v[i].value) : 0;
 		if (drop) {
 			i += drop;

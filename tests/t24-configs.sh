@@ -51,11 +51,20 @@ mkconfigs () {
 			: >$b/include/generated/autoconf.h
 		fi
 		adir=$name; test $name = arm && adir=arm64
+		# x86 without IBT runs objtool on each object after compiling it,
+		# in the same command; this one fails when it runs
+		after=
+		if test $name = x86; then
+			mkdir -p $b/tools/objtool &&
+			printf '#!/bin/sh\necho "objtool: ran on $*" >&2\nexit 1\n' >$b/tools/objtool/objtool &&
+			chmod +x $b/tools/objtool/objtool
+			after=" ; ./tools/objtool/objtool --orc kernel/\$o.o"
+		fi
 		for o in a c d e; do
 			flags="-nostdinc -I$src/arch/$adir/include -I$src/include -include ./include/generated/autoconf.h"
 			{
-				printf 'savedcmd_kernel/%s.o := gcc -Wp,-MMD,kernel/.%s.o.d %s -c -o kernel/%s.o %s/kernel/%s.c\n\n' \
-					$o $o "$flags" $o "$src" $o
+				printf 'savedcmd_kernel/%s.o := gcc -Wp,-MMD,kernel/.%s.o.d %s -c -o kernel/%s.o %s/kernel/%s.c%s\n\n' \
+					$o $o "$flags" $o "$src" $o "$(eval echo "\"$after\"")"
 				printf 'source_kernel/%s.o := %s/kernel/%s.c\n\n' $o "$src" $o
 				printf 'deps_kernel/%s.o := \\\n' $o
 				(cd $b && gcc -M $flags "$src/kernel/$o.c") |
@@ -68,14 +77,24 @@ mkconfigs () {
 		git add -A && git commit -q -m initial)
 }
 
-# gcc_ok BUILD TU: the .cmd command of TU compiles (gcc decides)
+# gcc_ok BUILD TU: the compile of the .cmd command of TU (up to the
+# objtool run) passes (gcc decides)
 gcc_ok () {
-	(cd "$1" && sh -c "$(sed -n "s/^savedcmd_[^ ]* := //p" kernel/.$2.o.cmd) -fsyntax-only -o /dev/null" 2>/dev/null)
+	(cd "$1" && sh -c "$(sed -n "s/ ; .*//; s/^savedcmd_[^ ]* := //p" kernel/.$2.o.cmd) -fsyntax-only -o /dev/null" 2>/dev/null)
 }
 
 test_expect_success 'the fixture compiles in both configurations' '
 	mkconfigs &&
 	for o in a c d e; do gcc_ok b-x86 $o && gcc_ok b-arm $o || return 1; done
+'
+
+test_expect_success 'a command that runs objtool after the compile: only the compile runs' '
+	mkconfigs &&
+	grep -q "; ./tools/objtool/objtool --orc kernel/a.o$" b-x86/kernel/.a.o.cmd &&
+	echo "/* c */" >>mc/include/linux/bar.h &&
+	hdrslim verify --build b-x86 mc >out 2>err &&
+	grep -x "verify: 4 TUs compiled, 0 regressions (and 0 already failing before)" out &&
+	! grep objtool err
 '
 
 test_expect_success 'an include only arm64 needed: one configuration passes it, two catch it and name arm64' '
@@ -87,7 +106,7 @@ test_expect_success 'an include only arm64 needed: one configuration passes it, 
 	test_expect_code 1 hdrslim verify --build b-x86 --build b-arm mc >two 2>err &&
 	grep -x "verify: b-x86 (x86_64): 4 TUs compiled, 0 regressions (and 0 already failing before)" two &&
 	grep -x "verify: b-arm (arm64): 4 TUs compiled, 1 regression (and 0 already failing before)" two &&
-	first=$(cd b-arm && sh -c "$(sed -n "s/^savedcmd_[^ ]* := //p" kernel/.a.o.cmd) -fsyntax-only -o /dev/null" 2>&1 | grep -m1 error:) &&
+	first=$(cd b-arm && sh -c "$(sed -n "s/ ; .*//; s/^savedcmd_[^ ]* := //p" kernel/.a.o.cmd) -fsyntax-only -o /dev/null" 2>&1 | grep -m1 error:) &&
 	grep -xF "kernel/a.c: error: does not compile after the change in b-arm (arm64): $first" two &&
 	test $(grep -c "error:" two) = 1
 '
@@ -164,7 +183,7 @@ test_expect_success 'memo: a change of the tokens is compiled, and a failure is 
 	sed -i "s/int y;/undefined_t y;/" mc/include/linux/bar.h &&
 	test_expect_code 1 hdrslim verify --memo --build b-x86 mc >out 2>err &&
 	grep -x "verify: 4 TUs compiled, 4 regressions (and 0 already failing before)" out &&
-	first=$(cd b-x86 && sh -c "$(sed -n "s/^savedcmd_[^ ]* := //p" kernel/.a.o.cmd) -fsyntax-only -o /dev/null" 2>&1 | grep -m1 error:) &&
+	first=$(cd b-x86 && sh -c "$(sed -n "s/ ; .*//; s/^savedcmd_[^ ]* := //p" kernel/.a.o.cmd) -fsyntax-only -o /dev/null" 2>&1 | grep -m1 error:) &&
 	grep -xF "kernel/a.c: error: does not compile after the change: $first" out
 '
 
