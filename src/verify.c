@@ -1556,26 +1556,42 @@ static char *rel_to_top(Session *s, const char *top, const char *tu)
 
 /* ---- which TUs are likeliest to fail ---- */
 
+static bool ident_char(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* The next identifier of text at or after *p (a number's letters are
+ * not one): its start, with *len; NULL at the end. */
+static const char *next_identifier(const char **p, size_t *len)
+{
+	for (const char *s = *p; s && *s;) {
+		if (ident_char(*s) && !(*s >= '0' && *s <= '9')) {
+			const char *b = s;
+			while (ident_char(*s))
+				s++;
+			*len = (size_t)(s - b);
+			*p = s;
+			return b;
+		}
+		if (*s >= '0' && *s <= '9')
+			while (ident_char(*s) || *s == '.')
+				s++;
+		else
+			s++;
+	}
+	return NULL;
+}
+
 /* Counts identifiers of text into counts (by interned id), with sign. */
 static void count_identifiers(Interner *in, IntVec *counts, const char *text, int sign)
 {
-	for (const char *p = text; p && *p;) {
-		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || *p == '_') {
-			const char *b = p;
-			while ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-			       *p == '_')
-				p++;
-			int id = intern(in, b, (size_t)(p - b));
-			while (counts->n <= id)
-				vec_push(counts, 0);
-			counts->v[id] += sign;
-		} else if (*p >= '0' && *p <= '9') {
-			while ((*p >= '0' && *p <= '9') || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-			       *p == '_' || *p == '.')
-				p++;
-		} else {
-			p++;
-		}
+	size_t len;
+	for (const char *p = text, *b; (b = next_identifier(&p, &len));) {
+		int id = intern(in, b, len);
+		while (counts->n <= id)
+			vec_push(counts, 0);
+		counts->v[id] += sign;
 	}
 }
 
@@ -1693,19 +1709,12 @@ static int *failure_order(Session *s, const StrVec *tus, Interner *in, const Int
 		char *abs = tu_abspath(s, tus->v[t]);
 		char *text = read_all(abs, NULL);
 		free(abs);
-		for (const char *p = text; p && *p;) {
-			if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || *p == '_') {
-				const char *b = p;
-				while ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-				       (*p >= '0' && *p <= '9') || *p == '_')
-					p++;
-				int id = intern_find(in, b, (size_t)(p - b));
-				if (id >= 0 && id < nids && is_hint[id] == 1) {
-					is_hint[id] = 2; /* once per TU */
-					vec_push(&named[t], id);
-				}
-			} else {
-				p++;
+		size_t len;
+		for (const char *p = text, *b; (b = next_identifier(&p, &len));) {
+			int id = intern_find(in, b, len);
+			if (id >= 0 && id < nids && is_hint[id] == 1) {
+				is_hint[id] = 2; /* once per TU */
+				vec_push(&named[t], id);
 			}
 		}
 		for (int k = 0; k < named[t].n; k++) {
