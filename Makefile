@@ -2,6 +2,7 @@
 # test, `make asan` builds ./hdrslim-asan (ASan+UBSan) and runs the tests with
 # it, `make bench` runs the kernel-scale benchmarks, `make fuzz` the fuzzers,
 # `make install` (PREFIX, DESTDIR) installs.
+# `make corpus` compares check with clang-include-cleaner on Debian projects.
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
@@ -81,6 +82,12 @@ verify-kernel: hdrslim
 precision: hdrslim
 	scripts/precision $(PRECISION_FLAGS)
 
+# hdrslim check against clang-include-cleaner-19 on tmux, redis, curl and git
+# from Debian source packages (or CORPUS_TREES), with both tools' precision
+# (CORPUS_FLAGS, e.g. --n 40; see scripts/corpus --help).
+corpus: hdrslim
+	scripts/corpus $(CORPUS_FLAGS)
+
 fuzz:
 	$(MAKE) -C fuzz run
 
@@ -97,4 +104,4 @@ clean:
 	rm -rf build hdrslim hdrslim-asan
 	$(MAKE) -C fuzz clean 2>/dev/null || true
 
-.PHONY: all install check check-headers asan bench bench-verify bench-peer verify-kernel precision fuzz clean
+.PHONY: all install check check-headers asan bench bench-verify bench-peer verify-kernel precision corpus fuzz clean
