@@ -197,7 +197,7 @@ void load_root(Check *ck, Root *r, int file, bool labels)
 {
 	Unit u = {file, ctx_of(ck, file)};
 	tu_reset(&r->g, ck->s->ft.nfiles);
-	/* as in exact_walk_all: a header's own walk guesses its command */
+	/* as in session_exact_walk: a header's own walk guesses its command */
 	diag_muted = ck->s->pp && ck->s->compdb && !session_is_unit(ck->s, file);
 	if (ck->any_export) {
 		/* exported includes are read off the edges in walk order */

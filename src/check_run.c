@@ -25,80 +25,13 @@
 #include "check_rules.h"
 #include "progress.h"
 
-/* The context a file is checked in: its own, for a file of the tree
- * being checked; the fallback for the rest, and for one that would need
- * a context the run was not prepared with (nctx of them). */
-static int root_ctx(Session *s, int f, int fallback, int nctx)
-{
-	FileTable *ft = &s->ft;
-	int c = -1;
-	if ((ft->files[f].flags & F_IN_TREE) && !(ft->files[f].flags & F_EXCLUDED) && ft->files[f].facts &&
-	    in_scope(s, f))
-		c = session_ctx_for_file(s, f);
-	return c >= 0 && c < nctx ? c : fallback;
-}
-
-/* Exact mode from a compile database reads the closures as it walks
- * them: walk every root now, in the context check_run will give it
- * (files[0]'s as the fallback, files being the file set in order), so
- * that every file the checks will meet (system headers first reached
- * under one entry's flags) is known before the symbol index is built over
- * the file table, and record the include edges the walks take: the
- * includers a header finding's fallout is computed over.  (A Kbuild tree
- * reads no system headers and has its own .cmd dependency lists; a
- * file met there only later makes the findings that would take it away
- * stay, compute_fallout.) */
-static bool is_exact_root(Session *s, int f)
-{
-	const File *fl = &s->ft.files[f];
-	return fs_in_file_set(&s->ft, f) && fl->facts && (fl->flags & F_IN_TREE) && !(fl->flags & F_EXCLUDED);
-}
-
-static void exact_walk_all(Session *s)
-{
-	int first = -1;
-	for (int f = 0; f < s->ft.nfiles && first < 0; f++)
-		if (fs_in_file_set(&s->ft, f))
-			first = f;
-	if (first < 0)
-		return;
-	phase("exact-walk");
-	int fallback = session_ctx_for_file(s, first), nctx = s->cfg.ctxs.n;
-	int n0 = s->ft.nfiles;
-	TuGraph g = {0};
-	int nroots = 0;
-	for (int f = 0; f < n0; f++)
-		nroots += is_exact_root(s, f);
-	Progress *pr = progress_begin(NULL, "files walked", nroots);
-	for (int f = 0; f < n0; f++) {
-		if (!is_exact_root(s, f))
-			continue; /* check reads it only inside closures */
-		Unit u = {f, root_ctx(s, f, fallback, nctx)};
-		/* a header walked on its own has a guessed command: its
-		 * errors are not the tree's (a TU that includes it says so
-		 * under its own) */
-		diag_muted = !session_is_unit(s, f);
-		session_tu(s, &u, &g);
-		diag_muted = false;
-		session_record_exact_edges(s, &g);
-		progress_add(pr, 1);
-	}
-	progress_end(pr);
-	tu_free(&g);
-	/* a header outside the tree first met there is read inside closures
-	 * only, never as a root of its own (a libc bits/ header alone is an
-	 * #error) */
-	s->exact_met_from = n0;
-}
-
 Check *check_new(Session *s, unsigned kinds, bool strict)
 {
 	Check *ck = xcalloc(1, sizeof(Check));
 	ck->s = s;
 	ck->kinds = kinds;
 	ck->strict = strict;
-	if (s->pp && s->compdb && !s->exact_met_from)
-		exact_walk_all(s);
+	session_exact_walk(s);
 	build_index(ck);
 	ck->seed_lists = xzalloc_now((size_t)ck->nnames + 1, sizeof(*ck->seed_lists));
 	read_pragmas(ck);
@@ -291,7 +224,7 @@ void check_run(Check *ck, const int *files, int n, FindingVec *out)
 	phase("contexts");
 	ck->ctx_of_file = xmalloc(((size_t)ft->nfiles + 1) * sizeof(int));
 	for (int f = 0; f < ft->nfiles; f++)
-		ck->ctx_of_file[f] = root_ctx(s, f, ck->fallback_ctx, nctx);
+		ck->ctx_of_file[f] = session_root_ctx(s, f, ck->fallback_ctx, nctx);
 	/* every header: what it leaves to its includers */
 	phase("check-headers");
 	build_rev(ck);

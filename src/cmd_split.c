@@ -101,6 +101,8 @@ static bool tree_source(Session *s, int f, bool *is_c)
 
 static void build_reverse(Split *sp)
 {
+	/* exact mode: who includes whom is what the walks of every root took */
+	session_exact_walk(sp->s);
 	session_include_edges(sp->s, &sp->edges);
 	sp->nfiles = sp->edges.n;
 }

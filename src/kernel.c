@@ -135,6 +135,25 @@ static ArchPreset *arch_preset(Kernel *k, const char *arch)
 	return &k->arches.v[k->arches.n - 1];
 }
 
+char *kernel_build_arch(const char *build)
+{
+	/* the comment is among the first lines (Kbuild writes it third) */
+	char head[512];
+	char *cfg = path_join(build, ".config");
+	FILE *f = fopen(cfg, "rb");
+	free(cfg);
+	if (!f)
+		return NULL;
+	size_t n = fread(head, 1, sizeof(head) - 1, f);
+	fclose(f);
+	head[n] = 0;
+	const char *at = !strncmp(head, "# Linux/", 8) ? head : strstr(head, "\n# Linux/");
+	if (!at || at - head >= 200)
+		return NULL;
+	at += *at == '\n' ? 9 : 8;
+	return xstrndup(at, strcspn(at, " \n"));
+}
+
 Kernel *kernel_new(Config *cfg, const char *root_abs, const char *arch, const char *build_abs,
 		   const FlagSet *extra)
 {
@@ -142,7 +161,11 @@ Kernel *kernel_new(Config *cfg, const char *root_abs, const char *arch, const ch
 	k->cfg = cfg;
 	k->src = xstrdup(root_abs);
 	k->build = build_abs ? xstrdup(build_abs) : NULL;
-	k->default_arch = xstrdup(srcarch(arch ? arch : "x86"));
+	/* a build directory's configuration is for one architecture: its
+	 * arch/ARCH/include is what its TUs read */
+	char *build_arch = !arch && build_abs ? kernel_build_arch(build_abs) : NULL;
+	k->default_arch = xstrdup(srcarch(arch ? arch : build_arch ? build_arch : "x86"));
+	free(build_arch);
 	k->extra = extra;
 	cfg->kernel_generic = build_abs == NULL;
 	arch_preset(k, k->default_arch);

@@ -21,7 +21,13 @@ typedef struct Kernel Kernel;
 /* A kernel source tree: Kbuild, Kconfig, include/linux/kconfig.h, arch/. */
 bool kernel_detect(const char *root_abs);
 
-/* arch: NULL for the default; build_abs: NULL without --build. */
+/* The architecture a Kbuild output directory's .config was made for (the
+ * comment Kbuild writes in its head: "# Linux/arm64 6.12.57 Kernel
+ * Configuration"), or NULL; the caller frees it. */
+char *kernel_build_arch(const char *build);
+
+/* arch: NULL for the build directory's (else x86); build_abs: NULL
+ * without --build. */
 Kernel *kernel_new(Config *cfg, const char *root_abs, const char *arch, const char *build_abs,
 		   const FlagSet *extra);
 void kernel_free(Kernel *k);

@@ -717,6 +717,73 @@ int session_status(void)
 
 static void exact_edges_compact(Session *s);
 
+/* ---- exact mode: every root walked once ---- */
+
+int session_root_ctx(Session *s, int f, int fallback, int nctx)
+{
+	FileTable *ft = &s->ft;
+	int c = -1;
+	if ((ft->files[f].flags & F_IN_TREE) && !(ft->files[f].flags & F_EXCLUDED) && ft->files[f].facts &&
+	    (!s->scope || (f < s->nscope && s->scope[f])))
+		c = session_ctx_for_file(s, f);
+	return c >= 0 && c < nctx ? c : fallback;
+}
+
+static bool is_exact_root(Session *s, int f)
+{
+	const File *fl = &s->ft.files[f];
+	return fs_in_file_set(&s->ft, f) && fl->facts && (fl->flags & F_IN_TREE) && !(fl->flags & F_EXCLUDED);
+}
+
+/* Exact mode reads the closures as it walks them and has no union graph
+ * to learn who includes whom from: walk every root now, in the context a
+ * check gives it (the file set's first file's as the fallback), so that
+ * every file the analyses will meet (system headers first reached under
+ * one entry's flags) is in the file table before a symbol index is built
+ * over it, and record the include edges the walks take: the includers a
+ * header finding's fallout, and a split's reach, are computed over.  The
+ * same for a Kbuild configuration (--build): there the walks take the
+ * configuration's arch/ARCH/include and CONFIG_ branches, so the edges
+ * are the ones it compiles. */
+void session_exact_walk(Session *s)
+{
+	if (!s->pp || s->exact_met_from)
+		return;
+	int first = -1;
+	for (int f = 0; f < s->ft.nfiles && first < 0; f++)
+		if (fs_in_file_set(&s->ft, f))
+			first = f;
+	if (first < 0)
+		return;
+	phase("exact-walk");
+	int fallback = session_ctx_for_file(s, first), nctx = s->cfg.ctxs.n;
+	int n0 = s->ft.nfiles;
+	TuGraph g = {0};
+	int nroots = 0;
+	for (int f = 0; f < n0; f++)
+		nroots += is_exact_root(s, f);
+	Progress *pr = progress_begin(NULL, "files walked", nroots);
+	for (int f = 0; f < n0; f++) {
+		if (!is_exact_root(s, f))
+			continue; /* the analyses read it only inside closures */
+		Unit u = {f, session_root_ctx(s, f, fallback, nctx)};
+		/* a header walked on its own has a guessed command: its
+		 * errors are not the tree's (a TU that includes it says so
+		 * under its own) */
+		diag_muted = !session_is_unit(s, f);
+		session_tu(s, &u, &g);
+		diag_muted = false;
+		session_record_exact_edges(s, &g);
+		progress_add(pr, 1);
+	}
+	progress_end(pr);
+	tu_free(&g);
+	/* a header outside the tree first met there is read inside closures
+	 * only, never as a root of its own (a libc bits/ header alone is an
+	 * #error) */
+	s->exact_met_from = n0;
+}
+
 void session_include_edges(Session *s, IncludeEdges *e)
 {
 	int n = s->ft.nfiles;

@@ -143,6 +143,13 @@ typedef struct {
 	int *fwd_off, *fwd, *rev_off, *rev;
 } IncludeEdges;
 void session_include_edges(Session *s, IncludeEdges *e);
+/* Exact mode: walks every root of the tree once (its context as
+ * session_root_ctx gives it) and records the include edges; then
+ * exact_met_from is set.  Nothing in union mode, or done already. */
+void session_exact_walk(Session *s);
+/* The context a root is read in: its own unit's or directory's, else
+ * fallback (contexts from nctx on, made later, are not roots'). */
+int session_root_ctx(Session *s, int f, int fallback, int nctx);
 /* Exact mode: the walk of a root took these edges (its graph's). */
 void session_record_exact_edges(Session *s, const TuGraph *g);
 void include_edges_free(IncludeEdges *e);

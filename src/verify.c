@@ -33,6 +33,7 @@
 #include "edit.h"
 #include "git.h"
 #include "intern.h"
+#include "kernel.h"
 #include "proc.h"
 #include "progress.h"
 #include "proofs.h"
@@ -1750,15 +1751,7 @@ static char *config_label(const char *build)
 {
 	if (!build)
 		return xstrdup("the compile commands");
-	char *cfg = path_join(build, ".config");
-	char *text = read_all(cfg, NULL);
-	free(cfg);
-	char *arch = NULL;
-	const char *at = !text ? NULL : !strncmp(text, "# Linux/", 8) ? text : strstr(text, "\n# Linux/");
-	if (at && at - text < 200) {
-		at += *at == '\n' ? 9 : 8;
-		arch = xstrndup(at, strcspn(at, " \n"));
-	}
+	char *arch = kernel_build_arch(build);
 	char *norm = xstrdup(build);
 	size_t len = strlen(norm);
 	while (len > 1 && norm[len - 1] == '/')
@@ -1767,7 +1760,6 @@ static char *config_label(const char *build)
 	char *label = arch ? xasprintf("%s (%s)", base ? base + 1 : norm, arch) : xstrdup(base ? base + 1 : norm);
 	free(norm);
 	free(arch);
-	free(text);
 	return label;
 }
 

@@ -2,7 +2,8 @@
 # t24-configs.sh: verification in several configurations (--build given
 # more than once), the memo of passed compiles (--memo), the order that
 # compiles the likeliest failures first and the stop at the first
-# regression (--fail-fast), and the build-farm path (--cc-wrapper distcc).
+# regression (--fail-fast), the build-farm path (--cc-wrapper distcc), and
+# check and split in one configuration's exact mode (--build once).
 #
 # The fixture is a miniature Kbuild tree with two output directories
 # whose .cmd files are the ones Kbuild writes: the commands differ in the
@@ -26,7 +27,7 @@ mkconfigs () {
 	rm -rf mc b-x86 b-arm
 	mkdir -p mc/include/linux mc/arch/x86/include/asm mc/arch/arm64/include/asm mc/kernel
 	touch mc/Kbuild mc/Kconfig
-	: >mc/include/linux/kconfig.h
+	printf '#include <generated/autoconf.h>\n' >mc/include/linux/kconfig.h
 	: >mc/include/linux/compiler_types.h
 	: >mc/include/linux/compiler-version.h
 	printf '#ifndef FOO_H\n#define FOO_H\n#include <asm/foo.h>\n#include <linux/bar.h>\n#include <linux/cfg.h>\n#include <linux/baz.h>\nstruct foo { int x; };\n#endif\n' >mc/include/linux/foo.h
@@ -61,7 +62,7 @@ mkconfigs () {
 			after=" ; ./tools/objtool/objtool --orc kernel/\$o.o"
 		fi
 		for o in a c d e; do
-			flags="-nostdinc -I$src/arch/$adir/include -I$src/include -include ./include/generated/autoconf.h"
+			flags="-nostdinc -I$src/arch/$adir/include -I$src/include -I./include -include $src/include/linux/kconfig.h"
 			{
 				printf 'savedcmd_kernel/%s.o := gcc -Wp,-MMD,kernel/.%s.o.d %s -c -o kernel/%s.o %s/kernel/%s.c%s\n\n' \
 					$o $o "$flags" $o "$src" $o "$(eval echo "\"$after\"")"
@@ -254,6 +255,63 @@ test_expect_success DISTCC '--cc-wrapper distcc: the compiles run on a real dist
 	# arm64; before, a.c passes
 	test $(grep -c "COMPILE_OK" distccd.log) = 8 &&
 	test $(grep -c "COMPILE_ERROR" distccd.log) = 1
+'
+
+# carry_out BUILD JSON: applies each removal of JSON (check --json) in
+# include/linux/foo.h alone, with its fallout's includes put first in
+# each fallout file, and compiles every TU with BUILD's commands; prints
+# "LINE ok" or "LINE FAIL TU" per finding and restores the tree.
+carry_out () {
+	python3 - "$2" >findings.txt <<'PY'
+import json, sys
+for f in json.load(open(sys.argv[1])):
+    if f["file"] == "include/linux/foo.h" and f["kind"] in ("unused", "redundant"):
+        print(f["line"], " ".join("%s:%s" % (o["file"], a) for o in f["fallout"] for a in o["add"]))
+PY
+	while read -r line adds; do
+		sed -i "${line}d" mc/include/linux/foo.h
+		for fa in $adds; do
+			sed -i "1i #include ${fa#*:}" "mc/${fa%%:*}"
+		done
+		res="$line ok"
+		for o in a c d e; do
+			gcc_ok "$1" $o || { res="$line FAIL $o"; break; }
+		done
+		echo "$res"
+		git -C mc checkout -q -- .
+	done <findings.txt
+}
+
+test_expect_success 'check --build (one configuration, exact): the includers that rely on a line are its fallout, and gcc agrees' '
+	mkconfigs &&
+	test_expect_code 1 hdrslim check --json --build b-arm mc >arm.json &&
+	test_expect_code 1 hdrslim check --json --build b-x86 mc >x86.json &&
+	python3 -c "
+import json
+def fallout(name, line):
+    for f in json.load(open(name)):
+        if f[\"file\"] == \"include/linux/foo.h\" and f[\"line\"] == line:
+            return [(o[\"file\"], o[\"add\"]) for o in f[\"fallout\"]]
+    return None
+# arm64: asm/foo.h does not bring bar.h, and without CONFIG_BAZ cfg.h does
+# not bring baz.h: a.c and c.c rely on foo.h for them
+assert fallout(\"arm.json\", 4) == [(\"kernel/a.c\", [\"<linux/bar.h>\"])], fallout(\"arm.json\", 4)
+assert fallout(\"arm.json\", 6) == [(\"kernel/c.c\", [\"<linux/baz.h>\"])], fallout(\"arm.json\", 6)
+# x86_64: both come another way
+assert fallout(\"x86.json\", 4) == [], fallout(\"x86.json\", 4)
+assert fallout(\"x86.json\", 6) == [], fallout(\"x86.json\", 6)
+" &&
+	carry_out b-arm arm.json >arm.res && carry_out b-x86 x86.json >x86.res &&
+	cat arm.res x86.res &&
+	test -s arm.res && ! grep FAIL arm.res x86.res &&
+	# and the fallout is needed: without it gcc refuses
+	sed -i "/linux\/bar.h/d" mc/include/linux/foo.h && ! gcc_ok b-arm a
+'
+
+test_expect_success 'split --build: the TUs that include a header in that configuration' '
+	mkconfigs &&
+	hdrslim split --build b-arm mc include/linux/foo.h >out &&
+	grep "^include/linux/foo.h: .*, included by 4 TUs$" out
 '
 
 test_done
