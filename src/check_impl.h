@@ -177,11 +177,6 @@ static inline bool next_files(int *next, int nfiles, int *from, int *to)
 	return *from < nfiles;
 }
 
-/* Whether the run needs file's symbols (see Session.scope). */
-static inline bool in_scope(const Session *s, int file)
-{
-	return !s->scope || (file < s->nscope && s->scope[file]);
-}
 
 /*
  * The root's own #include lines, in order, label the nodes: lab1[v] is

@@ -388,7 +388,7 @@ void build_index(Check *ck)
 	 * them when the graph was built with the index alongside) */
 	IntVec all = {0};
 	for (int i = 0; i < ft->nfiles; i++)
-		if (ft->files[i].facts && !ft->files[i].syms && in_scope(ck->s, i))
+		if (ft->files[i].facts && !ft->files[i].syms && session_in_scope(ck->s, i))
 			vec_push(&all, i);
 	phase("symbols");
 	fs_symbols_all(ft, all.v, all.n, ck->s->opt->jobs);

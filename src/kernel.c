@@ -135,6 +135,29 @@ static ArchPreset *arch_preset(Kernel *k, const char *arch)
 	return &k->arches.v[k->arches.n - 1];
 }
 
+char *kernel_cmd_file(const char *build, const char *rel_source)
+{
+	size_t n = strlen(rel_source);
+	if (n < 3 || strcmp(rel_source + n - 2, ".c"))
+		return NULL;
+	const char *slash = strrchr(rel_source, '/');
+	const char *base = slash ? slash + 1 : rel_source;
+	int dlen = slash ? (int)(slash - rel_source) : 0;
+	return xasprintf("%s/%.*s%s.%.*s.o.cmd", build, dlen, rel_source, slash ? "/" : "",
+			 (int)(strlen(base) - 2), base);
+}
+
+bool kernel_builds(const Kernel *k, const char *rel_source)
+{
+	if (!k->build)
+		return true;
+	char *cmdfile = kernel_cmd_file(k->build, rel_source);
+	struct stat st;
+	bool built = cmdfile && stat(cmdfile, &st) == 0;
+	free(cmdfile);
+	return built;
+}
+
 char *kernel_build_arch(const char *build)
 {
 	/* the comment is among the first lines (Kbuild writes it third) */

@@ -21,6 +21,15 @@ typedef struct Kernel Kernel;
 /* A kernel source tree: Kbuild, Kconfig, include/linux/kconfig.h, arch/. */
 bool kernel_detect(const char *root_abs);
 
+/* Kbuild: BUILD/dir/.name.o.cmd holds `savedcmd_dir/name.o := CMD`, a
+ * shell command run in BUILD (older kernels wrote `cmd_`), and the
+ * dependency list fixdep made; NULL for a source that is not a .c. */
+char *kernel_cmd_file(const char *build, const char *rel_source);
+
+/* Whether the configuration compiles this .c (tree-relative): its
+ * object's .cmd file is in the build directory.  True without --build. */
+bool kernel_builds(const Kernel *k, const char *rel_source);
+
 /* The architecture a Kbuild output directory's .config was made for (the
  * comment Kbuild writes in its head: "# Linux/arm64 6.12.57 Kernel
  * Configuration"), or NULL; the caller frees it. */

@@ -103,6 +103,12 @@ typedef struct {
 	bool last;
 } Session;
 
+/* Whether the run needs file's symbols (see Session.scope). */
+static inline bool session_in_scope(const Session *s, int file)
+{
+	return !s->scope || (file < s->nscope && s->scope[file]);
+}
+
 /* Sets up a session for the tree.  walk: list the whole tree. */
 void session_open(Session *s, Options *o, const char *tree, bool walk);
 /* The unit for a file named by the user (dies if it does not exist). */

@@ -368,20 +368,6 @@ static void compdb_cmd(Compdb *db, const char *abs, const VerifyOpts *o, Cmd *c)
 	c->cwd = xstrdup(de->dir);
 }
 
-/* Kbuild: BUILD/dir/.name.o.cmd holds `savedcmd_dir/name.o := CMD`, a
- * shell command run in BUILD.  Older kernels wrote `cmd_` instead. */
-static char *kbuild_cmd_file(const char *build, const char *rel_source)
-{
-	size_t n = strlen(rel_source);
-	if (n < 3 || strcmp(rel_source + n - 2, ".c"))
-		return NULL;
-	const char *slash = strrchr(rel_source, '/');
-	const char *base = slash ? slash + 1 : rel_source;
-	int dlen = slash ? (int)(slash - rel_source) : 0;
-	return xasprintf("%s/%.*s%s.%.*s.o.cmd", build, dlen, rel_source, slash ? "/" : "",
-			 (int)(strlen(base) - 2), base);
-}
-
 /* Points a command at another work tree of the same sources: every
  * path that is `from` or under it (-I, -include, the source file,
  * -fmacro-prefix-map=) names `to` instead. */
@@ -413,7 +399,7 @@ static void kbuild_cmd(const char *build, const char *root, const char *abs, con
 	const char *rel = path_has_prefix(abs, root) && abs[strlen(root)] == '/' ? abs + strlen(root) + 1 : abs;
 	if (path_has_prefix(abs, build) && abs[strlen(build)] == '/')
 		rel = abs + strlen(build) + 1;
-	char *cmdfile = kbuild_cmd_file(build, rel);
+	char *cmdfile = kernel_cmd_file(build, rel);
 	char *text = cmdfile ? read_all(cmdfile, NULL) : NULL;
 	if (!text) {
 		c->error = xasprintf("%s is not built in this configuration (no %s)", rel,

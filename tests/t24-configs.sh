@@ -308,9 +308,14 @@ assert fallout(\"x86.json\", 6) == [], fallout(\"x86.json\", 6)
 	sed -i "/linux\/bar.h/d" mc/include/linux/foo.h && ! gcc_ok b-arm a
 '
 
-test_expect_success 'split --build: the TUs that include a header in that configuration' '
+test_expect_success 'split --build: the TUs that include a header are the objects that configuration compiles' '
 	mkconfigs &&
 	hdrslim split --build b-arm mc include/linux/foo.h >out &&
+	grep "^include/linux/foo.h: .*, included by 4 TUs$" out &&
+	rm b-arm/kernel/.e.o.cmd &&
+	hdrslim split --build b-arm mc include/linux/foo.h >out &&
+	grep "^include/linux/foo.h: .*, included by 3 TUs$" out &&
+	hdrslim split mc -Imc/include include/linux/foo.h >out &&
 	grep "^include/linux/foo.h: .*, included by 4 TUs$" out
 '
 
