@@ -38,6 +38,7 @@
 /* A file that provides a name, with the kind of provide (SymKind). */
 typedef struct {
 	int file;
+	uint32_t line;
 	uint8_t kind;
 	bool cond; /* union mode: not there in every configuration */
 } Prov;
@@ -117,7 +118,7 @@ struct Check {
 	int *cu_off, *cu;    /* CSR by file id: need << 1 | complete */
 	int *np_off;         /* CSR by need << 1 | complete: into np */
 	int *np_hdr_end;     /* ... where the .c files' provides start */
-	int *np;             /* provider file << 1 | under an unknown #if */
+	int *np;             /* index into provs of each provide that meets it */
 	int *need_seed_off, *need_seed; /* CSR by need: collect_seed_names */
 	int *fneed_off, *fneed; /* CSR by file id: the needs among its provides */
 	const int **seed_lists; /* by name id: seed_names' answers, NULL not yet */
@@ -348,6 +349,25 @@ static inline int closure_node(const Root *r, int file)
 	if (!(r->inclos[file >> 6] >> (file & 63) & 1))
 		return -1;
 	return tu_find(&r->g, file);
+}
+
+/* The closure node of p's file when p is there in this root: -1 when the
+ * file is not in the closure, or (exact mode) p sits in a branch the
+ * root's walk did not take (tmux's compat.h declares strsep() under
+ * #ifndef HAVE_STRSEP: with HAVE_STRSEP defined, <string.h> is its only
+ * provider). */
+static inline int live_prov_node(const Root *r, const Prov *p)
+{
+	int node = closure_node(r, p->file);
+	return node >= 0 && tu_line_dead(&r->g, node, p->line) ? -1 : node;
+}
+
+/* Whether p is in the root's closure but in a branch its walk did not
+ * take (exact mode): no provide at all. */
+static inline bool prov_dead_here(const Root *r, const Prov *p)
+{
+	int node = closure_node(r, p->file);
+	return node >= 0 && tu_line_dead(&r->g, node, p->line);
 }
 
 /* Where the provides worth looking at for this root end. */

@@ -465,7 +465,7 @@ void build_index(Check *ck)
 			if (e->kind == SK_SEED)
 				ck->seed_file[ck->seed_off[id]++] = f;
 			else
-				ck->provs[ck->prov_off[id]++] = (Prov){f, e->kind, in_ranges(rg, nrg, e->line)};
+				ck->provs[ck->prov_off[id]++] = (Prov){f, e->line, e->kind, in_ranges(rg, nrg, e->line)};
 		}
 	}
 	memmove(ck->prov_off + 1, ck->prov_off, (size_t)nnames * sizeof(int));

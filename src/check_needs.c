@@ -23,15 +23,38 @@ bool is_included(Check *ck, int file)
 	return !ends_with(k, ".c") || ck->rev_off[file + 1] > ck->rev_off[file];
 }
 
+/* Whether some file of the tree provides name id. */
+static bool tree_provides(const Check *ck, int id)
+{
+	for (int k = ck->prov_off[id]; k < ck->prov_off[id + 1]; k++)
+		if (ck->s->ft.files[ck->provs[k].file].flags & F_IN_TREE)
+			return true;
+	return false;
+}
+
 void compute_unresolved(Check *ck, Root *r, int file)
 {
 	IntVec *out = &ck->unresolved[file];
 	out->n = 0;
 	r->epoch++; /* a new root for seed_nodes */
+	/* A system header that the exact walk first met (a libc bits/ header
+	 * alone is an #error, so its closure is not its own): only the macros
+	 * its #ifs test and the tags its prototypes name.  The macros are
+	 * the configuration it is read in: a tree header that only defines
+	 * them is needed before it (redis's fmacros.h defines _GNU_SOURCE for
+	 * <string.h>'s strchrnul()).  A tag in a prototype must be declared
+	 * before it, or the prototype makes a type of its own: tmux's
+	 * compat.h includes <event2/buffer.h> for the struct evbuffer of
+	 * the <event2/buffer_compat.h> it includes next. */
+	const Session *s = ck->s;
+	bool cond_only = s->exact_met_from && file >= s->exact_met_from && !(s->ft.files[file].flags & F_IN_TREE);
 	for (int k = 0; k < ck->uses[file].n; k++) {
 		UseRef *u = &ck->uses[file].v[k];
 		if (needs_nothing(u->flags) || (u->flags & UF_PROTO))
 			continue; /* a header's own function is its own business */
+		if (cond_only && !((u->flags & UF_COND) && tree_provides(ck, u->id)) &&
+		    !((u->flags & UF_TAG) && (u->flags & UF_DECLARE)))
+			continue; /* (the system's own macros: its headers work in any order) */
 		if (ck->is_paste_seed[u->id]) {
 			/* a name made by pasting (get_foo from get_##): the header's
 			 * own business when it or its closure has the macro that
@@ -42,6 +65,8 @@ void compute_unresolved(Check *ck, Root *r, int file)
 				vec_push(out, u->id << 1);
 			continue;
 		}
+		if (root_kinds(r, u->id) >> SK_SEED & 1)
+			continue; /* its own macro call's argument: MAKE_HOOK(probe) */
 		int np = providers(ck, r, u->id, u->flags);
 		if (np == 0)
 			vec_push(out, u->id << 1 | ((u->flags & UF_COMPLETE) != 0));
@@ -119,7 +144,7 @@ void index_needs(Check *ck)
 				ck->np_hdr_end[span] = np.n;
 			const Prov *p = &ck->provs[k];
 			if (satisfies(p->kind, flags))
-				vec_push(&np, p->file << 1 | p->cond);
+				vec_push(&np, k); /* the provide, for its file, line, cond */
 		}
 		if (ck->np_hdr_end[span] < 0)
 			ck->np_hdr_end[span] = np.n;

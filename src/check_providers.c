@@ -39,7 +39,7 @@ int providers(Check *ck, Root *r, int id, int flags)
 		const Prov *p = &ck->provs[k];
 		if (!satisfies(p->kind, flags))
 			continue;
-		int node = closure_node(r, p->file);
+		int node = live_prov_node(r, p);
 		if (node < 0)
 			continue;
 		if (node == 0)
@@ -220,7 +220,7 @@ static int with_exporters(Root *r)
 	return np;
 }
 
-int all_providers(Check *ck, Root *r, int id, int flags)
+int all_providers(Check *ck, Root *r, int id, int flags, unsigned line)
 {
 	r->prov_nodes.n = 0;
 	r->prov_cert.n = 0;
@@ -230,7 +230,7 @@ int all_providers(Check *ck, Root *r, int id, int flags)
 	 * CONFIG_HAVE_UNSTABLE_SCHED_CLOCK; <linux/sched/clock.h> declares it
 	 * otherwise) */
 	bool own_cond = false;
-	if (root_satisfies(r, id, flags)) {
+	if (root_satisfies(r, id, flags) && (!line || root_first_line(r, id) < line)) {
 		if (root_kinds(r, id) & RK_CERTAIN)
 			return -1;
 		own_cond = true;
@@ -239,7 +239,9 @@ int all_providers(Check *ck, Root *r, int id, int flags)
 		const Prov *p = &ck->provs[k];
 		if ((flags & UF_PROTO) ? p->kind != SK_FUNC_DECL : !satisfies(p->kind, flags))
 			continue;
-		int node = closure_node(r, p->file);
+		int node = live_prov_node(r, p);
+		if (node == 0 && line && root_first_line(r, id) >= line)
+			continue; /* the root's own, below the use */
 		if (node < 0 || (node == 0 && ((flags & UF_PROTO) || own_cond)))
 			continue;
 		if (node == 0)
@@ -264,12 +266,13 @@ int need_providers(Check *ck, Root *r, int need)
 	}
 	int end = r->c_in_closure ? ck->np_off[need + 1] : ck->np_hdr_end[need];
 	for (int k = ck->np_off[need]; k < end; k++) {
-		int node = closure_node(r, ck->np[k] >> 1);
+		const Prov *p = &ck->provs[ck->np[k]];
+		int node = live_prov_node(r, p);
 		if (node < 0 || (node == 0 && own_cond))
 			continue;
 		if (node == 0)
 			return -1;
-		add_provider_node(r, node, !(ck->np[k] & 1));
+		add_provider_node(r, node, !p->cond);
 	}
 	if (own_cond && !r->prov_nodes.n)
 		return -1;

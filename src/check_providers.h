@@ -13,8 +13,10 @@
 /* Nodes of the closure (not the root) that provide the name for this
  * use, best kind first. */
 int providers(Check *ck, Root *r, int id, int flags);
-/* Every node (not the root) whose provide satisfies the use. */
-int all_providers(Check *ck, Root *r, int id, int flags);
+/* Every node (not the root) whose provide satisfies the use; with a line
+ * (a use in the root's own code), the root's own provides below it do
+ * not count. */
+int all_providers(Check *ck, Root *r, int id, int flags, unsigned line);
 /* all_providers for a closure use, from its need's copied-out list:
  * the same answer, without touching the name-indexed tables. */
 int need_providers(Check *ck, Root *r, int need);

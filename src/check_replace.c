@@ -20,7 +20,7 @@ int leaving_home(Check *ck, Root *r, int id, int flags, int c, int file)
 		const Prov *p = &ck->provs[j];
 		if ((flags & UF_PROTO) ? p->kind != SK_FUNC_DECL : !satisfies(p->kind, flags))
 			continue;
-		int node = closure_node(r, p->file);
+		int node = live_prov_node(r, p);
 		if (node <= 0 || r->lab1.v[node] != c)
 			continue;
 		bool cert = r->cert1.v[node] == c || r->cert2.v[node] == c;
@@ -115,7 +115,7 @@ bool add_header_needs(Check *ck, Root *r, int c, int file, int target, IntVec *a
 					const Prov *p = &ck->provs[j];
 					if (!satisfies(p->kind, flags))
 						continue;
-					int node = closure_node(r, p->file);
+					int node = live_prov_node(r, p);
 					any = any || node >= 0;
 					met = node >= 0 && seen[node];
 					if (met)

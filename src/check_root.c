@@ -198,7 +198,10 @@ void load_root(Check *ck, Root *r, int file, bool labels)
 	Unit u = {file, ctx_of(ck, file)};
 	tu_reset(&r->g, ck->s->ft.nfiles);
 	/* as in session_exact_walk: a header's own walk guesses its command */
-	diag_muted = ck->s->pp && ck->s->compdb && !session_is_unit(ck->s, file);
+	diag_muted = session_command_guessed(ck->s, file);
+	/* a system header walked alone (for the macros it tests) is no part
+	 * of the tree: its #errors are not even worth a note */
+	diag_dropped = ck->s->pp && !(ck->s->ft.files[file].flags & F_IN_TREE);
 	if (ck->any_export) {
 		/* exported includes are read off the edges in walk order */
 		session_tu(ck->s, &u, &r->g);
@@ -214,6 +217,7 @@ void load_root(Check *ck, Root *r, int file, bool labels)
 		}
 	}
 	diag_muted = false;
+	diag_dropped = false;
 	if (labels)
 		label(r, ck->s->ft.files[file].facts);
 	else
@@ -253,8 +257,10 @@ void load_root(Check *ck, Root *r, int file, bool labels)
 		int id = ck->fprov[k];
 		if (id < 0)
 			continue; /* a name no file uses: never looked up */
-		struct RootProv *rp = rprov_slot(r, id);
 		const SymEntry *e = &sym_provides(sy)[k - ck->fprov_off[file]];
+		if (tu_line_dead(&r->g, 0, e->line))
+			continue; /* exact mode: in a branch the walk did not take */
+		struct RootProv *rp = rprov_slot(r, id);
 		if (rp->id < 0)
 			*rp = (struct RootProv){id, 0, e->line};
 		rp->kinds |= (uint16_t)(1u << e->kind);

@@ -310,7 +310,13 @@ static void add_closure_uses(Check *ck, Root *r, EffUseVec *eff, const uint8_t *
 					o->from = v;
 					o->from_avail = av;
 				}
-				continue;
+				/* the root's own use is no stricter point when a
+				 * header needs the name before it (a prototype of
+				 * prg.h names struct Cfg, which the root uses
+				 * only below): the header's is read too, as the
+				 * one this need's later headers merge into */
+				if (o->from >= 0 || av >= o->line)
+					continue;
 			}
 			EffUse e = {ck->need_name[q], x & 1 ? UF_TAG | UF_COMPLETE : 0, 0, v, x, av};
 			*m = (struct NeedMark){r->epoch, eff->n};
@@ -440,7 +446,12 @@ static bool keep_seed_lines(Check *ck, Root *r, FileCheck *fc, int k)
 static void read_use(Check *ck, Root *r, FileCheck *fc, int k)
 {
 	EffUse *e = &fc->eff.v[k];
-	int np = e->need >= 0 ? need_providers(ck, r, e->need) : all_providers(ck, r, e->id, e->flags);
+	/* the file's own code sees only what is declared above it (redis's
+	 * net.c calls redisCheckConnectDone() 13 lines before defining it:
+	 * the prototype in "net.h" is what it compiles with); a macro body
+	 * is read where it is expanded */
+	unsigned above = e->from < 0 && !(e->flags & UF_MACRO_BODY) ? e->line : 0;
+	int np = e->need >= 0 ? need_providers(ck, r, e->need) : all_providers(ck, r, e->id, e->flags, above);
 	vec_push(&r->effp_off, r->effp.n);
 	r->effp_np.v[k] = np;
 	for (int j = 0; j < np; j++)

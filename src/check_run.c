@@ -217,6 +217,18 @@ void check_run(Check *ck, const int *files, int n, FindingVec *out)
 {
 	Session *s = ck->s;
 	FileTable *ft = &s->ft;
+	/* A Kbuild configuration: what none of its objects compiles or
+	 * includes is outside it (net/netfilter/ipset's headers in x86_64
+	 * defconfig), with no includers to compute fallout over */
+	IntVec built = {0};
+	bool kbuild = s->pp && s->kernel && s->opt->build;
+	if (kbuild) {
+		for (int i = 0; i < n; i++)
+			if (session_exact_reached(s, files[i]))
+				vec_push(&built, files[i]);
+		files = built.v;
+		n = built.n;
+	}
 	ck->fallback_ctx = n ? session_ctx_for_file(s, files[0]) : 0;
 	/* the contexts the graph was prepared with; a file that would need a
 	 * new one (outside the file set) is read in the fallback */
@@ -231,10 +243,12 @@ void check_run(Check *ck, const int *files, int n, FindingVec *out)
 	index_file_seeds(ck);
 	if (!ck->nested_off)
 		index_nested(ck);
+	/* (a system header first met by the exact walk too, but only for the
+	 * macros its #ifs test: see compute_unresolved) */
 	IntVec headers = {0};
 	for (int f = 0; f < ft->nfiles; f++)
 		if (ft->files[f].facts && ft->files[f].syms && is_included(ck, f) &&
-		    (!s->exact_met_from || f < s->exact_met_from || (ft->files[f].flags & F_IN_TREE)))
+		    (!kbuild || session_exact_reached(s, f)))
 			vec_push(&headers, f);
 	Job job = {.ck = ck, .files = headers.v, .n = headers.n, .headers = true};
 	run_parallel(&job, s->pp ? 1 : s->opt->jobs); /* exact walks share one table */
@@ -255,4 +269,5 @@ void check_run(Check *ck, const int *files, int n, FindingVec *out)
 		missing_from_fallout(ck, files, n, out);
 		sort_findings(s, out);
 	}
+	vec_free(&built);
 }

@@ -70,19 +70,25 @@ char *check_spelling(Check *ck, int from, int target)
 	const char *fk = fs_keystr(&s->ft, s->ft.files[from].key);
 	/* a header under an include directory of the chain, included from a
 	 * file under the same directory, is spelled from there, as the
-	 * kernel does: <linux/sched/types.h> in <linux/sched/cputime.h> */
+	 * kernel does: <linux/sched/types.h> in <linux/sched/cputime.h>.
+	 * Not when that directory is the includer's own: Kbuild puts each
+	 * object's source directory on the chain of an O= build, and
+	 * mm/mmap.c spells mm/vma.h "vma.h", which resolves in a build in
+	 * the source tree too */
+	char *fdir = path_dirname(fk);
+	size_t fl = strlen(fdir);
 	int from_ctx = spell_ctx(ck, from);
 	const Chain *ch0 = &s->cfg.chains.v[s->cfg.ctxs.v[from_ctx].chain];
 	for (int i = ch0->quote_end; i < ch0->ndirs; i++) {
 		const char *dk = fs_keystr(&s->ft, ch0->dirs[i]);
 		size_t dl = strlen(dk);
-		if (!strcmp(dk, ".") || strncmp(tk, dk, dl) || tk[dl] != '/' || strncmp(fk, dk, dl) || fk[dl] != '/')
+		if (!strcmp(dk, ".") || !strcmp(dk, fdir) || strncmp(tk, dk, dl) || tk[dl] != '/' ||
+		    strncmp(fk, dk, dl) || fk[dl] != '/')
 			continue;
+		free(fdir);
 		return xasprintf("<%s>", tk + dl + 1);
 	}
 	/* next to the includer */
-	char *fdir = path_dirname(fk);
-	size_t fl = strlen(fdir);
 	if (!strcmp(fdir, ".") && !strchr(tk, '/')) {
 		free(fdir);
 		return xasprintf("\"%s\"", tk);

@@ -86,9 +86,10 @@ int cmd_symbols(int argc, char **argv)
 		}
 		for (uint32_t k = 0; k < sy->nuses; k++) {
 			const SymEntry *e = &sym_uses(sy)[k];
-			printf("use %u %s%s%s%s%s%s\n", e->line, sym_name(sy, e), e->flags & UF_TAG ? " tag" : "",
+			printf("use %u %s%s%s%s%s%s%s\n", e->line, sym_name(sy, e), e->flags & UF_TAG ? " tag" : "",
 			       e->flags & UF_COMPLETE ? " complete" : "", e->flags & UF_MACRO_BODY ? " macro" : "",
-			       e->flags & UF_COND ? " cond" : "", e->flags & UF_CODE ? " code" : "");
+			       e->flags & UF_COND ? " cond" : "", e->flags & UF_CODE ? " code" : "",
+			       e->flags & UF_DECLARE ? " declare" : "");
 		}
 		static const char *const pragma_names[] = {
 			"keep", "export", "begin_exports", "end_exports", "private", "no_include", "nested-include",

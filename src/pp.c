@@ -34,7 +34,7 @@ struct Pp {
 	int chain;
 	TuGraph *g;
 	/* per file id, valid when == epoch */
-	uint32_t *once, *cycle_told;
+	uint32_t *once, *cycle_told, *entered;
 	int cap;
 	uint32_t epoch;
 	/* __has_include context */
@@ -67,6 +67,7 @@ void pp_free(Pp *pp)
 	mt_free(&pp->mt);
 	free(pp->once);
 	free(pp->cycle_told);
+	free(pp->entered);
 	free(pp);
 }
 
@@ -83,8 +84,8 @@ static void ensure_cap(Pp *pp)
 	int cap = pp->cap ? pp->cap : 1024;
 	while (cap < need)
 		cap *= 2;
-	uint32_t **arrays[] = {&pp->once, &pp->cycle_told};
-	for (int i = 0; i < 2; i++) {
+	uint32_t **arrays[] = {&pp->once, &pp->cycle_told, &pp->entered};
+	for (int i = 0; i < 3; i++) {
 		*arrays[i] = xrealloc(*arrays[i], (size_t)cap * sizeof(uint32_t));
 		memset(*arrays[i] + pp->cap, 0, (size_t)(cap - pp->cap) * sizeof(uint32_t));
 	}
@@ -164,14 +165,20 @@ static void do_include(Pp *pp, int file, int found_at, int node, const Facts *f,
 	include_file(pp, r.file, r.found_at, node, i, depth + 1);
 }
 
-/* The TU's own file: branch j (if, elif or else) is not taken. */
-static void note_dead(Pp *pp, const Facts *f, int j)
+/* Branch j (if, elif or else) of node's file is not taken. */
+static void note_dead(Pp *pp, int node, const Facts *f, int j)
 {
 	const Directive *dirs = facts_dirs(f);
 	int next = dirs[j].next;
 	uint32_t to = next >= 0 && next < (int)f->ndirs ? dirs[next].line : f->lines + 1;
-	vec_push(&pp->g->dead, dirs[j].line);
-	vec_push(&pp->g->dead, to);
+	if (node == 0) {
+		vec_push(&pp->g->dead, dirs[j].line);
+		vec_push(&pp->g->dead, to);
+		return;
+	}
+	vec_push(&pp->g->hdead, (uint32_t)node);
+	vec_push(&pp->g->hdead, dirs[j].line);
+	vec_push(&pp->g->hdead, to);
 }
 
 static void run_directives(Pp *pp, int file, int found_at, int node, const Facts *f, int depth)
@@ -202,8 +209,8 @@ static void run_directives(Pp *pp, int file, int found_at, int node, const Facts
 					i = j + 1;
 					break;
 				}
-				if (node == 0)
-					note_dead(pp, f, j);
+				if (node >= 0)
+					note_dead(pp, node, f, j);
 				j = dirs[j].next;
 				if (j < 0 || j >= n) {
 					i = n;
@@ -223,8 +230,8 @@ static void run_directives(Pp *pp, int file, int found_at, int node, const Facts
 			/* the branch we were executing ends here */
 			int j = i;
 			while (j >= 0 && j < n && dirs[j].kind != D_ENDIF) {
-				if (node == 0)
-					note_dead(pp, f, j);
+				if (node >= 0)
+					note_dead(pp, node, f, j);
 				j = dirs[j].next;
 			}
 			i = j < 0 ? i + 1 : j + 1;
@@ -281,6 +288,15 @@ static void include_file(Pp *pp, int file, int found_at, int from_node, int dir,
 	}
 	if (f->pragma_once)
 		pp->once[file] = pp->epoch;
+	/* a text read twice (no guard: an X-macro table, define_trace.h's
+	 * headers) may take a branch the first reading skipped: none of its
+	 * lines counts as dead */
+	if (pp->entered[file] == pp->epoch) {
+		vec_push(&pp->g->hdead, (uint32_t)node);
+		vec_push(&pp->g->hdead, 0);
+		vec_push(&pp->g->hdead, 0);
+	}
+	pp->entered[file] = pp->epoch;
 	run_directives(pp, file, found_at, node, f, depth);
 }
 
@@ -317,5 +333,7 @@ void pp_walk(Pp *pp, const Unit *u, TuGraph *g)
 	ensure_cap(pp);
 	if (f->pragma_once)
 		pp->once[u->file] = pp->epoch;
+	pp->entered[u->file] = pp->epoch;
 	run_directives(pp, u->file, FOUND_DIRECT, 0, f, 0);
+	tu_index_dead(g);
 }

@@ -344,6 +344,22 @@ static int nearest_unit_ctx(Session *s, int file)
 	return ctx >= 0 ? ctx : s->cfg.units.v[0].ctx;
 }
 
+bool session_exact_reached(const Session *s, int file)
+{
+	return !s->exact_seen || (file < s->nexact_seen && s->exact_seen[file]);
+}
+
+bool session_command_guessed(Session *s, int file)
+{
+	if (!s->pp)
+		return false;
+	if (s->kernel && s->opt->build) {
+		const char *key = fs_keystr(&s->ft, s->ft.files[file].key);
+		return !ends_with(key, ".c") || !kernel_builds(s->kernel, key);
+	}
+	return s->compdb && !session_is_unit(s, file);
+}
+
 bool session_is_unit(Session *s, int file)
 {
 	if (!s->cfg.units.n)
@@ -616,12 +632,15 @@ static void save_late(CacheSaver *sv, Cache *c, bool keep_unused);
 
 void session_close(Session *s)
 {
-	if (diag_muted_count && warnings_enabled)
+	if (diag_muted_count && warnings_enabled) {
+		bool kbuild = s->kernel && s->opt->build;
 		fprintf(stderr,
-			"hdrslim: note: the errors of %d file%s that no compile_commands.json entry "
-			"compiles or includes (read on %s own, with a neighbouring entry's command) "
-			"are not shown\n",
-			diag_muted_count, diag_muted_count == 1 ? "" : "s", diag_muted_count == 1 ? "its" : "their");
+			"hdrslim: note: the errors of %d file%s that no %s compiles or includes (read on %s "
+			"own, with a neighbouring %s command) are not shown\n",
+			diag_muted_count, diag_muted_count == 1 ? "" : "s",
+			kbuild ? "object of the build directory" : "compile_commands.json entry",
+			diag_muted_count == 1 ? "its" : "their", kbuild ? "object's" : "entry's");
+	}
 	phase("save-cache");
 	save_late(&s->facts_saver, s->ft.cache, facts_keep_unused(s));
 	save_late(&s->syms_saver, s->ft.syms_cache, syms_keep_unused(s));
@@ -661,6 +680,7 @@ void session_close(Session *s)
 	free(s->scope);
 	vec_free(&s->exact_from);
 	vec_free(&s->exact_to);
+	free(s->exact_seen);
 	free(s->unit_ctx);
 	free(s->dir_ctx);
 	graph_free(s->graph);
@@ -784,6 +804,11 @@ void session_exact_walk(Session *s)
 		session_tu(s, &u, &g);
 		diag_muted = false;
 		session_record_exact_edges(s, &g);
+		s->exact_seen = xrealloc(s->exact_seen, (size_t)s->ft.nfiles + 1);
+		memset(s->exact_seen + s->nexact_seen, 0, (size_t)(s->ft.nfiles + 1 - s->nexact_seen));
+		s->nexact_seen = s->ft.nfiles + 1;
+		for (int v = 0; v < g.nodes.n; v++)
+			s->exact_seen[g.nodes.v[v]] = 1;
 		progress_add(pr, 1);
 	}
 	progress_end(pr);

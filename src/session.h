@@ -73,6 +73,8 @@ typedef struct {
 				      * took (file ids; each once in the first
 				      * exact_unique, sorted) */
 	int exact_unique;
+	uint8_t *exact_seen; /* ... and by file id, whether one of them met it */
+	int nexact_seen;
 	int default_ctx;
 	bool compdb;       /* the units are compile_commands.json entries */
 	/* by file id the context of its unit, by directory key that of the
@@ -125,6 +127,14 @@ void session_tu(Session *s, const Unit *u, TuGraph *g);
 void session_tu_csr(Session *s, const Unit *u, TuGraph *g);
 /* Whether the file is one of the units (a compile_commands.json entry). */
 bool session_is_unit(Session *s, int file);
+/* Exact mode with a compile database or a Kbuild directory: whether the
+ * file's walk as a root of its own has a guessed command (a header, a .c
+ * file no entry or object compiles), so that its errors are not the
+ * tree's. */
+bool session_command_guessed(Session *s, int file);
+/* After session_exact_walk: whether some root's walk met the file (true
+ * when there was no walk). */
+bool session_exact_reached(const Session *s, int file);
 /* The context (flags, search chain) a file is analysed with. */
 int session_ctx_for_file(Session *s, int file);
 /* Path as shown to the user: relative to the tree when inside it. */

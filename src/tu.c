@@ -37,6 +37,9 @@ void tu_reset(TuGraph *g, int nfiles)
 	g->post.n = 0;
 	g->lines.n = 0;
 	g->dead.n = 0;
+	g->hdead.n = 0;
+	g->hdead_off.n = 0;
+	g->hdead_rng.n = 0;
 	g->dfs_preorder = false;
 }
 
@@ -52,6 +55,9 @@ void tu_free(TuGraph *g)
 	vec_free(&g->post);
 	vec_free(&g->lines);
 	vec_free(&g->dead);
+	vec_free(&g->hdead);
+	vec_free(&g->hdead_off);
+	vec_free(&g->hdead_rng);
 	free(g->slot);
 	memset(g, 0, sizeof(*g));
 }
@@ -155,4 +161,62 @@ void tu_build_csr(TuGraph *g)
 	free(state);
 	free(stack);
 	free(cursor);
+}
+
+void tu_index_dead(TuGraph *g)
+{
+	int n = g->nodes.n;
+	vec_grow(&g->hdead_off, n + 1);
+	g->hdead_off.n = n + 1;
+	memset(g->hdead_off.v, 0, ((size_t)n + 1) * sizeof(int));
+	int *off = g->hdead_off.v;
+	/* a node read twice keeps no pairs: off[v + 1] = -1 marks it while
+	 * counting */
+	for (int k = 0; k + 2 < g->hdead.n; k += 3) {
+		int v = (int)g->hdead.v[k];
+		if (v > 0 && v < n && g->hdead.v[k + 1] == 0)
+			off[v + 1] = -1;
+	}
+	for (int k = 0; k + 2 < g->hdead.n; k += 3) {
+		int v = (int)g->hdead.v[k];
+		if (v > 0 && v < n && off[v + 1] >= 0)
+			off[v + 1]++;
+	}
+	for (int v = 0; v < n; v++)
+		off[v + 1] = (off[v + 1] < 0 ? 0 : off[v + 1]) + off[v];
+	vec_grow(&g->hdead_rng, 2 * off[n] + 1);
+	g->hdead_rng.n = 2 * off[n];
+	/* walk order is line order within one reading of a node */
+	int *at = xcalloc((size_t)n + 1, sizeof(int));
+	for (int k = 0; k + 2 < g->hdead.n; k += 3) {
+		int v = (int)g->hdead.v[k];
+		if (v <= 0 || v >= n || off[v + 1] == off[v])
+			continue;
+		int i = off[v] + at[v]++;
+		g->hdead_rng.v[2 * i] = g->hdead.v[k + 1];
+		g->hdead_rng.v[2 * i + 1] = g->hdead.v[k + 2];
+	}
+	free(at);
+}
+
+bool tu_line_dead(const TuGraph *g, int node, uint32_t line)
+{
+	if (node == 0) {
+		for (int k = 0; k + 1 < g->dead.n; k += 2)
+			if (line > g->dead.v[k] && line < g->dead.v[k + 1])
+				return true;
+		return false;
+	}
+	if (node < 0 || node + 1 >= g->hdead_off.n)
+		return false;
+	/* pairs in line order, disjoint: the last one starting before line */
+	int lo = g->hdead_off.v[node], hi = g->hdead_off.v[node + 1];
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (g->hdead_rng.v[2 * mid] < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > g->hdead_off.v[node] && line < g->hdead_rng.v[2 * (lo - 1) + 1];
 }

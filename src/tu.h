@@ -56,6 +56,13 @@ typedef struct {
 	/* exact walk: lines of the TU's own file in branches not taken, as
 	 * [from, to) pairs (from = the skipped branch's directive) */
 	VEC(uint32_t) dead;
+	/* exact walk: the same for the other nodes, as (node, from, to)
+	 * triples in walk order; (node, 0, 0) says node's text was read more
+	 * than once, so no line of it is dead.  tu_index_dead sorts them into
+	 * hdead_rng, node v's pairs at [hdead_off[v], hdead_off[v + 1]). */
+	VEC(uint32_t) hdead;
+	IntVec hdead_off;
+	VEC(uint32_t) hdead_rng;
 	/* file id -> node index, valid when slot[file].mark == epoch; one
 	 * array of pairs so a lookup touches one cache line */
 	struct TuSlot {
@@ -74,6 +81,11 @@ int tu_node(TuGraph *g, int file, int *added);
 int tu_find(const TuGraph *g, int file);
 void tu_edge(TuGraph *g, int from, int to, int dir);
 void tu_edge_cond(TuGraph *g, int from, int to, int dir, bool cond);
+/* Indexes hdead by node (the exact walk calls it when done). */
+void tu_index_dead(TuGraph *g);
+/* Whether line of node's file lies in a branch the walk did not take
+ * (false when nothing was recorded: a union graph). */
+bool tu_line_dead(const TuGraph *g, int node, uint32_t line);
 /* Fills succ_off and succ from nodes and edges. */
 void tu_build_succ(TuGraph *g);
 /* The same, and post. */

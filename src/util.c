@@ -24,6 +24,7 @@ bool warnings_enabled = true;
 static int diag_printed;
 int diag_seen;
 _Thread_local bool diag_muted;
+_Thread_local bool diag_dropped;
 int diag_muted_count;
 static VEC(uint64_t) muted_files; /* path hashes of the muted diagnostics */
 static pthread_mutex_t diag_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -121,6 +122,8 @@ static void vreport(const char *kind, const char *path, unsigned line,
 void diag(const char *path, unsigned line, const char *fmt, ...)
 {
 	va_list ap;
+	if (diag_dropped)
+		return;
 	if (diag_muted) {
 		/* counted once per file: a header may be walked more than once */
 		uint64_t h = XXH3_64bits(path, strlen(path));

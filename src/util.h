@@ -41,6 +41,8 @@ extern int diag_seen;        /* diag() and warn_at() calls, shown or not */
  * analysed code's. */
 extern _Thread_local bool diag_muted;
 extern int diag_muted_count; /* files with muted diagnostics */
+/* While set on a thread, diag() drops what it is given, uncounted. */
+extern _Thread_local bool diag_dropped;
 extern int diag_limit;       /* print at most this many; count all */
 extern bool warnings_enabled;
 

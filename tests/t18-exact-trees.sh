@@ -233,4 +233,231 @@ test_expect_success 'an entry that includes a missing header is still an error' 
 	! grep -q "windows.h" err
 '
 
+# What the corpus found (tmux, redis): exact mode must read a header as
+# the configuration compiles it.  Each tree below has one include that
+# looks removable to a reading of every branch, and gcc refuses it gone.
+#
+# 1. A fallback declaration under a false #ifndef (tmux's compat.h has
+#    strsep() under #ifndef HAVE_STRSEP) provides nothing: <string.h> is
+#    needed; the same for the TU's own definition under a false #ifndef.
+# 2. A function declared by a macro invoked with its name, in a header
+#    read twice (glibc's __MATHCALL (floor,, ...) in bits/mathcalls.h).
+# 3. A header that only defines a feature-test macro which a later
+#    system header tests (redis's fmacros.h: _GNU_SOURCE for strchrnul).
+# 4. What the TU defines itself below its use (redis's hiredis net.c
+#    calls redisCheckConnectDone() above its definition): the header's
+#    declaration is what the use compiles with.
+mkdir -p dx/inc
+cat >dx/inc/compat.h <<'EOF'
+#ifndef COMPAT_H
+#define COMPAT_H
+#ifndef HAVE_STRSEP
+char *strsep(char **, const char *);
+#endif
+#endif
+EOF
+cat >dx/inc/app.h <<'EOF'
+#ifndef APP_H
+#define APP_H
+#include "compat.h"
+int app_fn(void);
+#endif
+EOF
+cat >dx/fallback.c <<'EOF'
+#include <string.h>
+#include <app.h>
+int fallback(char **p);
+int fallback(char **p) { return app_fn() + (strsep(p, ",") != 0); }
+EOF
+cat >dx/own.c <<'EOF'
+#include <string.h>
+int own(char *s);
+#ifndef HAVE_STRCHRNUL
+char *strchrnul(const char *s, int c) { while (*s && *s != c) s++; return (char *)s; }
+#endif
+int own(char *s) { return *strchrnul(s, 1); }
+EOF
+cat >dx/inc/calls.h <<'EOF'
+__CALLDECL(half);
+EOF
+cat >dx/inc/mathish.h <<'EOF'
+#ifndef MATHISH_H
+#define MATHISH_H
+#define __CALLDECL(name) extern double name(double)
+#include "calls.h"
+#undef __CALLDECL
+#define __CALLDECL(name) extern float name##f(float)
+#include "calls.h"
+#undef __CALLDECL
+#endif
+EOF
+cat >dx/pasted.c <<'EOF'
+#include <mathish.h>
+double pasted(double x);
+double pasted(double x) { return half(x); }
+EOF
+cat >dx/fmacros.h <<'EOF'
+#ifndef FMACROS_H
+#define FMACROS_H
+#define _GNU_SOURCE
+#endif
+EOF
+cat >dx/feature.c <<'EOF'
+#include "fmacros.h"
+#include <string.h>
+char *feature(char *s);
+char *feature(char *s) { return strchrnul(s, 1); }
+EOF
+cat >dx/inc/done.h <<'EOF'
+#ifndef DONE_H
+#define DONE_H
+#define DONE(c) ((c) + 1)
+#endif
+EOF
+cat >dx/below.c <<'EOF'
+#include <done.h>
+int below(int c);
+int below(int c) { return DONE(c); }
+#define DONE(c) ((c) + 1)
+EOF
+cat >dx/compile_commands.json <<EOF
+[{"directory": "$TRASH_DIRECTORY/dx", "file": "below.c", "arguments": ["gcc", "-Iinc", "-c", "below.c"]},
+ {"directory": "$TRASH_DIRECTORY/dx", "file": "fallback.c", "arguments": ["gcc", "-Iinc", "-DHAVE_STRSEP", "-c", "fallback.c"]},
+ {"directory": "$TRASH_DIRECTORY/dx", "file": "own.c", "arguments": ["gcc", "-D_GNU_SOURCE", "-DHAVE_STRCHRNUL", "-c", "own.c"]},
+ {"directory": "$TRASH_DIRECTORY/dx", "file": "pasted.c", "arguments": ["gcc", "-Iinc", "-c", "pasted.c"]},
+ {"directory": "$TRASH_DIRECTORY/dx", "file": "feature.c", "arguments": ["gcc", "-c", "feature.c"]}]
+EOF
+
+# gcc_without TU LINE FLAGS...: the TU with line LINE blanked fails to
+# compile (an implicit declaration is an error), and compiles as it is
+gcc_without () {
+	tu=$1 line=$2
+	shift 2
+	(cd dx && gcc "$@" -Werror=implicit-function-declaration -fsyntax-only "$tu") &&
+	sed "${line}s/.*//" "dx/$tu" >"dx/without-$tu" &&
+	! (cd dx && gcc "$@" -Werror=implicit-function-declaration -fsyntax-only "without-$tu" 2>/dev/null)
+}
+
+test_expect_success 'the compiler needs each include the dead-branch trees have' '
+	gcc_without fallback.c 1 -Iinc -DHAVE_STRSEP &&
+	gcc_without own.c 1 -D_GNU_SOURCE -DHAVE_STRCHRNUL &&
+	gcc_without pasted.c 1 -Iinc &&
+	gcc_without feature.c 1 &&
+	gcc_without below.c 1 -Iinc &&
+	rm dx/without-*
+'
+
+test_expect_success 'exact mode: a declaration in a branch not taken, or below its use, provides nothing' '
+	hdrslim check --json dx >out 2>err || :
+	no_crash err &&
+	python3 - out <<-\EOF
+	import json, sys
+	found = {(f["file"], f["line"]): f["kind"] for f in json.load(open(sys.argv[1]))}
+	for key in [("fallback.c", 1), ("own.c", 1), ("pasted.c", 1), ("feature.c", 1), ("below.c", 1)]:
+	    assert key not in found, (key, found)
+	EOF
+'
+
+test_expect_success 'union mode too: a name a macro declares as it is spelled, a definition below its use' '
+	hdrslim check --union -Iinc --json dx >out 2>err || :
+	python3 - out <<-\EOF
+	import json, sys
+	found = {(f["file"], f["line"]): f["kind"] for f in json.load(open(sys.argv[1]))}
+	assert ("pasted.c", 1) not in found, found
+	assert ("below.c", 1) not in found, found
+	EOF
+'
+
+# A header next to its includer, in a build whose command also puts the
+# includer's directory on the search chain (a Kbuild O= build adds -I
+# $(srctree)/mm for mm/ objects): fallout spells it "vma.h", which
+# resolves in a build without that -I too.
+mkdir -p sx/mm
+cat >sx/mm/vma.h <<'EOF'
+#ifndef VMA_H
+#define VMA_H
+int vma_fn(void);
+#endif
+EOF
+cat >sx/mm/internal.h <<'EOF'
+#ifndef INTERNAL_H
+#define INTERNAL_H
+#include "vma.h"
+int internal_fn(void);
+#endif
+EOF
+cat >sx/mm/mmap.c <<'EOF'
+#include "internal.h"
+int mmap_fn(void);
+int mmap_fn(void) { return vma_fn() + internal_fn(); }
+EOF
+cat >sx/compile_commands.json <<EOF
+[{"directory": "$TRASH_DIRECTORY/sx", "file": "mm/mmap.c", "arguments": ["gcc", "-Imm", "-c", "mm/mmap.c"]}]
+EOF
+
+test_expect_success 'fallout next to the includer is spelled "x.h", not <x.h>' '
+	test_expect_code 1 hdrslim check --json sx >out 2>err &&
+	python3 - out <<-\EOF
+	import json, sys
+	d = {(f["file"], f["line"]): f for f in json.load(open(sys.argv[1]))}
+	f = d[("mm/internal.h", 3)]
+	assert [(x["file"], x["add"]) for x in f["fallout"]] == [("mm/mmap.c", ["\"vma.h\""])], f["fallout"]
+	EOF
+	sed -i "3s/.*//" sx/mm/internal.h &&
+	sed -i "1i #include \"vma.h\"" sx/mm/mmap.c &&
+	gcc -Werror=implicit-function-declaration -fsyntax-only sx/mm/mmap.c
+'
+
+# A header that needs a name before the root's own first use of it: curl's
+# tool_cb_prg.c includes "tool_cfgable.h", then "tool_cb_prg.h" (whose
+# prototype names struct OperationConfig), then "tool_operate.h" (which
+# brings tool_cfgable.h again).  The first line is not redundant: without
+# it the prototype declares a struct of its own and the definition
+# conflicts with it.
+mkdir -p ox
+cat >ox/cfg.h <<'EOF'
+#ifndef CFG_H
+#define CFG_H
+struct Cfg { int x; };
+#endif
+EOF
+cat >ox/prg.h <<'EOF'
+#ifndef PRG_H
+#define PRG_H
+void prginit(struct Cfg *c);
+#endif
+EOF
+cat >ox/op.h <<'EOF'
+#ifndef OP_H
+#define OP_H
+#include "cfg.h"
+int op(void);
+#endif
+EOF
+cat >ox/a.c <<'EOF'
+#include "cfg.h"
+#include "prg.h"
+#include "op.h"
+void prginit(struct Cfg *c) { c->x = op(); }
+EOF
+cat >ox/compile_commands.json <<EOF
+[{"directory": "$TRASH_DIRECTORY/ox", "file": "a.c", "arguments": ["gcc", "-c", "a.c"]}]
+EOF
+
+test_expect_success 'an include a header needs before the root uses the name stays (both modes)' '
+	(cd ox && gcc -Werror -fsyntax-only a.c) &&
+	sed 1d ox/a.c >ox/without.c &&
+	! (cd ox && gcc -fsyntax-only without.c 2>/dev/null) &&
+	rm ox/without.c &&
+	for mode in --exact --union; do
+		hdrslim check $mode --json ox >out 2>err || :
+		no_crash err &&
+		python3 - out <<-\EOF || return 1
+		import json, sys
+		found = {(f["file"], f["line"]): f["kind"] for f in json.load(open(sys.argv[1]))}
+		assert ("a.c", 1) not in found, found
+		EOF
+	done
+'
+
 test_done
