@@ -222,6 +222,8 @@ struct Root {
 	uint32_t repoch;
 	IntVec prov_nodes;
 	IntVec prov_cert;    /* by index in prov_nodes: provides it for certain */
+	IntVec part_lines;   /* root lines (redges) whose readings of a provider
+			      * have a provide that other readings skip */
 	IntVec effp_off, effp, effp_np; /* check_file: each use's providers */
 	IntVec exp_pairs;    /* (node, node that exports it) pairs */
 	uint32_t *fmark, fepoch; /* fallout: by file id, == fepoch leaving */
@@ -360,6 +362,15 @@ static inline int live_prov_node(const Root *r, const Prov *p)
 {
 	int node = closure_node(r, p->file);
 	return node >= 0 && tu_line_dead(&r->g, node, p->line) ? -1 : node;
+}
+
+/* Whether p, there at node, is not there for certain: under an #if of
+ * unknown value (union mode), or (exact mode) in a branch some reading
+ * of a text read more than once skips (<stddef.h>'s offsetof() in a TU
+ * where <stdio.h> reads it first under __need_size_t). */
+static inline bool prov_uncertain(const Root *r, int node, const Prov *p)
+{
+	return p->cond || tu_line_partly_dead(&r->g, node, p->line);
 }
 
 /* Whether p is in the root's closure but in a branch its walk did not

@@ -207,6 +207,21 @@ static void add_provider_node(Root *r, int node, bool certain)
 		r->prov_cert.v[at] = 1;
 }
 
+/* A provide there in some of its node's readings only (exact mode): the
+ * root lines that bring the readings that have it, which use_depends
+ * counts as lines that bring it for certain. */
+static void note_partial(Root *r, int node, const Prov *p)
+{
+	if (!tu_line_partly_dead(&r->g, node, p->line))
+		return;
+	int dirs[16];
+	int k = tu_live_readings(&r->g, node, p->line, dirs, 16);
+	for (int i = 0; i < k; i++)
+		for (int c = 0; c < r->redges.n && dirs[i] >= 0; c++)
+			if (r->redges.v[c].dir == dirs[i])
+				add_unique(&r->part_lines, c);
+}
+
 /* The providers found, with the nodes that export them: an exporter
  * provides as certainly as what it exports.  Their count. */
 static int with_exporters(Root *r)
@@ -224,6 +239,7 @@ int all_providers(Check *ck, Root *r, int id, int flags, unsigned line)
 {
 	r->prov_nodes.n = 0;
 	r->prov_cert.n = 0;
+	r->part_lines.n = 0;
 	/* the root's own under an #if of unknown value: the headers that
 	 * provide it too are needed where that branch is not taken (ring_buffer.c
 	 * defines sched_clock_stable() under #ifndef
@@ -246,7 +262,8 @@ int all_providers(Check *ck, Root *r, int id, int flags, unsigned line)
 			continue;
 		if (node == 0)
 			return -1;
-		add_provider_node(r, node, !p->cond);
+		add_provider_node(r, node, !prov_uncertain(r, node, p));
+		note_partial(r, node, p);
 	}
 	if (own_cond && !r->prov_nodes.n)
 		return -1;
@@ -257,6 +274,7 @@ int need_providers(Check *ck, Root *r, int need)
 {
 	r->prov_nodes.n = 0;
 	r->prov_cert.n = 0;
+	r->part_lines.n = 0;
 	int q = need >> 1, flags = need & 1 ? UF_TAG | UF_COMPLETE : 0;
 	bool own_cond = false; /* as all_providers */
 	if (r->rneed && r->rneed[q] == r->repoch && kinds_satisfy(r->rneed_kinds[q], flags)) {
@@ -272,7 +290,8 @@ int need_providers(Check *ck, Root *r, int need)
 			continue;
 		if (node == 0)
 			return -1;
-		add_provider_node(r, node, !p->cond);
+		add_provider_node(r, node, !prov_uncertain(r, node, p));
+		note_partial(r, node, p);
 	}
 	if (own_cond && !r->prov_nodes.n)
 		return -1;

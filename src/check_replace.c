@@ -24,7 +24,8 @@ int leaving_home(Check *ck, Root *r, int id, int flags, int c, int file)
 		if (node <= 0 || r->lab1.v[node] != c)
 			continue;
 		bool cert = r->cert1.v[node] == c || r->cert2.v[node] == c;
-		int score = (cert ? 4 * SK_NKINDS : 0) + (p->cond ? 0 : 2 * SK_NKINDS) + (SK_NKINDS - p->kind);
+		int score = (cert ? 4 * SK_NKINDS : 0) + (prov_uncertain(r, node, p) ? 0 : 2 * SK_NKINDS) +
+			    (SK_NKINDS - p->kind);
 		if (home < 0 || score > best)
 			home = p->file, best = score;
 	}

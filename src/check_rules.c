@@ -31,6 +31,8 @@ typedef struct {
 	int from;      /* closure use: the node that needs it; -1 own */
 	int need;      /* closure use: need << 1 | complete; -1 own */
 	unsigned from_avail; /* closure use: avail(from) */
+	bool before_own;     /* closure use of a name the root uses too, needed
+			      * above the root's first use (see add_closure_uses) */
 } EffUse;
 typedef VEC(EffUse) EffUseVec;
 
@@ -64,6 +66,20 @@ static int use_depends(const Root *r, const EffUse *e, int *lines_out, int *nlin
 			else if (x != s0 && s1 < 0)
 				s1 = x;
 		}
+	}
+	/* a provider that has it only in some of its readings (exact mode:
+	 * <stddef.h>'s offsetof() is skipped under __need_size_t) brings it
+	 * for certain through the root lines whose readings have it */
+	for (int i = 0; i < r->part_lines.n; i++) {
+		int x = r->part_lines.v[i];
+		unsigned xl = r->redges.v[x].line;
+		if (!(own ? xl < at : xl <= at))
+			continue;
+		satisfied = true;
+		if (s0 < 0)
+			s0 = x;
+		else if (x != s0 && s1 < 0)
+			s1 = x;
 	}
 	if (satisfied && s1 >= 0)
 		return -1; /* two certain ways: no one line is needed */
@@ -318,7 +334,8 @@ static void add_closure_uses(Check *ck, Root *r, EffUseVec *eff, const uint8_t *
 				if (o->from >= 0 || av >= o->line)
 					continue;
 			}
-			EffUse e = {ck->need_name[q], x & 1 ? UF_TAG | UF_COMPLETE : 0, 0, v, x, av};
+			EffUse e = {ck->need_name[q], x & 1 ? UF_TAG | UF_COMPLETE : 0, 0, v, x, av,
+				    m->epoch == r->epoch};
 			*m = (struct NeedMark){r->epoch, eff->n};
 			vec_push(eff, e);
 		}
@@ -364,7 +381,7 @@ static void add_own_uses(Check *ck, Root *r, FileCheck *fc)
 	int nown = use_live ? fc->live.n : ck->uses[fc->file].n;
 	for (int k = 0; k < nown; k++) {
 		const UseRef *u = &own[k];
-		EffUse e = {u->id, u->flags, u->line, -1, -1, 0};
+		EffUse e = {u->id, u->flags, u->line, -1, -1, 0, false};
 		int q = ck->need_of_name[u->id];
 		if (q >= 0 && !(u->flags & UF_PROTO)) /* a prototype wants more than the need */
 			r->need_mark[q] = (struct NeedMark){r->epoch, fc->eff.n};
@@ -464,6 +481,18 @@ static void read_use(Check *ck, Root *r, FileCheck *fc, int k)
 	}
 	for (int j = 0; j < np && e->from < 0; j++)
 		fc->used_node[r->prov_nodes.v[j]] = 1;
+	if (e->before_own) {
+		/* only when a provider comes in time for the header: else it
+		 * compiles without one there (a tag in a prototype, git's
+		 * object.h after cache.h), and the root's own use decides */
+		bool in_time = false;
+		for (int j = 0; j < np && !in_time; j++)
+			in_time = avail(r, r->prov_nodes.v[j]) <= e->from_avail;
+		for (int i = 0; i < r->part_lines.n && !in_time; i++)
+			in_time = r->redges.v[r->part_lines.v[i]].line <= e->from_avail;
+		if (!in_time)
+			return;
+	}
 	int lines[64], nlines;
 	int c = use_depends(r, e, lines, &nlines);
 	if (c == -2 && e->from >= 0) {

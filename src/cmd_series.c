@@ -1227,6 +1227,10 @@ int cmd_series(int argc, char **argv)
 		if (r == 0) {
 			printf("[%d/%d] %.*s\n", i + 1, p.steps.n, nl ? (int)(nl - msg.buf) : (int)msg.len,
 			       msg.buf);
+			if (st.verify_times && !st.o->quiet)
+				printf("      verified: %s\n", st.verify_times);
+			free(st.verify_times);
+			st.verify_times = NULL;
 		} else if (r == 3) {
 			printf("[%d/%d] %s %s: nothing to change\n", i + 1, p.steps.n, step_names[stp->kind],
 			       stp->header);

@@ -34,11 +34,13 @@ struct Pp {
 	int chain;
 	TuGraph *g;
 	/* per file id, valid when == epoch */
-	uint32_t *once, *cycle_told, *entered;
+	uint32_t *once, *cycle_told, *active; /* active: readings in progress */
 	int cap;
 	uint32_t epoch;
 	/* __has_include context */
 	int cur_file, cur_found_at;
+	/* the TU's own #include being read (directive index), -1 none */
+	int root_dir;
 };
 
 static int has_include_cb(void *ctx, const char *name, bool angled, bool next)
@@ -67,7 +69,7 @@ void pp_free(Pp *pp)
 	mt_free(&pp->mt);
 	free(pp->once);
 	free(pp->cycle_told);
-	free(pp->entered);
+	free(pp->active);
 	free(pp);
 }
 
@@ -84,7 +86,7 @@ static void ensure_cap(Pp *pp)
 	int cap = pp->cap ? pp->cap : 1024;
 	while (cap < need)
 		cap *= 2;
-	uint32_t **arrays[] = {&pp->once, &pp->cycle_told, &pp->entered};
+	uint32_t **arrays[] = {&pp->once, &pp->cycle_told, &pp->active};
 	for (int i = 0; i < 3; i++) {
 		*arrays[i] = xrealloc(*arrays[i], (size_t)cap * sizeof(uint32_t));
 		memset(*arrays[i] + pp->cap, 0, (size_t)(cap - pp->cap) * sizeof(uint32_t));
@@ -239,8 +241,13 @@ static void run_directives(Pp *pp, int file, int found_at, int node, const Facts
 		}
 		case D_INCLUDE:
 		case D_INCLUDE_NEXT:
-			if (file >= 0)
+			if (file >= 0) {
+				if (node == 0)
+					pp->root_dir = i;
 				do_include(pp, file, found_at, node, f, i, depth);
+				if (node == 0)
+					pp->root_dir = -1;
+			}
 			break;
 		case D_DEFINE:
 			mt_define(&pp->mt, f, d);
@@ -288,16 +295,18 @@ static void include_file(Pp *pp, int file, int found_at, int from_node, int dir,
 	}
 	if (f->pragma_once)
 		pp->once[file] = pp->epoch;
-	/* a text read twice (no guard: an X-macro table, define_trace.h's
-	 * headers) may take a branch the first reading skipped: none of its
-	 * lines counts as dead */
-	if (pp->entered[file] == pp->epoch) {
-		vec_push(&pp->g->hdead, (uint32_t)node);
-		vec_push(&pp->g->hdead, 0);
-		vec_push(&pp->g->hdead, 0);
-	}
-	pp->entered[file] = pp->epoch;
+	/* each reading of the text starts with a (node, 0, mark) triple: a
+	 * text read twice (no guard: <stddef.h> under __need_size_t, then
+	 * for itself) may take a branch another reading skipped.  mark is
+	 * the TU's #include that brought the reading (directive index + 1,
+	 * 0: forced) << 1, | 1 for a reading that starts inside one of its
+	 * own (define_trace.h), whose pairs cannot be told apart */
+	vec_push(&pp->g->hdead, (uint32_t)node);
+	vec_push(&pp->g->hdead, 0);
+	vec_push(&pp->g->hdead, (uint32_t)(pp->root_dir + 1) << 1 | (pp->active[file] ? 1 : 0));
+	pp->active[file]++;
 	run_directives(pp, file, found_at, node, f, depth);
+	pp->active[file]--;
 }
 
 void pp_walk(Pp *pp, const Unit *u, TuGraph *g)
@@ -309,6 +318,7 @@ void pp_walk(Pp *pp, const Unit *u, TuGraph *g)
 		pp->epoch = 1;
 	ensure_cap(pp);
 	mt_reset(&pp->mt);
+	pp->root_dir = -1;
 	tu_reset(g, pp->ft->nfiles);
 	tu_node(g, u->file, NULL);
 	run_directives(pp, -1, FOUND_DIRECT, -1, ctx->prelude, 0);
@@ -333,7 +343,6 @@ void pp_walk(Pp *pp, const Unit *u, TuGraph *g)
 	ensure_cap(pp);
 	if (f->pragma_once)
 		pp->once[u->file] = pp->epoch;
-	pp->entered[u->file] = pp->epoch;
 	run_directives(pp, u->file, FOUND_DIRECT, 0, f, 0);
 	tu_index_dead(g);
 }

@@ -189,6 +189,14 @@ static int verify_in_child(Stepper *st, int *compiled, char **figures, char **wh
 					k->proven);
 		}
 		sb_addc(&out, '\n');
+		/* the run's own figures, wall time included */
+		for (int c = 0; c < cfg.n; c++) {
+			const VerifyConfig *k = &cfg.v[c];
+			sb_addf(&out, "%s%s%s%d TUs, %d compiled, %d proven, %.1f s", c ? "; " : "",
+				cfg.n > 1 ? k->label : "", cfg.n > 1 ? ": " : "", k->tus, k->compiled, k->proven,
+				k->seconds);
+		}
+		sb_addc(&out, '\n');
 		for (int i = 0; i < res.n; i++) {
 			if (!res.v[i].after || res.v[i].before != 0 || res.v[i].skipped)
 				continue;
@@ -233,6 +241,7 @@ static int verify_in_child(Stepper *st, int *compiled, char **figures, char **wh
 	} else if (regressions > 0) {
 		const char *first = strchr(sb_str(&out), '\n');
 		first = first ? strchr(first + 1, '\n') : NULL;
+		first = first ? strchr(first + 1, '\n') : NULL;
 		char *line = first ? xstrndup(first + 1, strcspn(first + 1, "\n")) : xstrdup("");
 		char *tab = strchr(line, '\t');
 		if (tab) {
@@ -246,6 +255,9 @@ static int verify_in_child(Stepper *st, int *compiled, char **figures, char **wh
 	} else {
 		const char *line = strchr(sb_str(&out), '\n');
 		*figures = line ? xstrndup(line + 1, strcspn(line + 1, "\n")) : xstrdup("");
+		const char *times = line ? strchr(line + 1, '\n') : NULL;
+		free(st->verify_times);
+		st->verify_times = times ? xstrndup(times + 1, strcspn(times + 1, "\n")) : NULL;
 		r = 0;
 	}
 	free(out.buf);

@@ -39,6 +39,10 @@ typedef struct {
 	StepOpts *so;
 	char *start;         /* HEAD when the run began */
 	int commits, verified_tus, failed;
+	/* the last step's verification, per configuration: TUs, how many
+	 * compiled and proven, wall seconds (for the run's output, not the
+	 * commit); NULL when it was not verified */
+	char *verify_times;
 } Stepper;
 
 /* Checks the tree (git work tree, clean unless --allow-dirty), makes the

@@ -40,6 +40,11 @@ void tu_reset(TuGraph *g, int nfiles)
 	g->hdead.n = 0;
 	g->hdead_off.n = 0;
 	g->hdead_rng.n = 0;
+	g->hpart_off.n = 0;
+	g->hpart_rng.n = 0;
+	g->hread_off.n = 0;
+	g->hread.n = 0;
+	g->hread_pairs.n = 0;
 	g->dfs_preorder = false;
 }
 
@@ -58,6 +63,11 @@ void tu_free(TuGraph *g)
 	vec_free(&g->hdead);
 	vec_free(&g->hdead_off);
 	vec_free(&g->hdead_rng);
+	vec_free(&g->hpart_off);
+	vec_free(&g->hpart_rng);
+	vec_free(&g->hread_off);
+	vec_free(&g->hread);
+	vec_free(&g->hread_pairs);
 	free(g->slot);
 	memset(g, 0, sizeof(*g));
 }
@@ -163,40 +173,144 @@ void tu_build_csr(TuGraph *g)
 	free(cursor);
 }
 
+/* One node's dead ranges over its k readings, as [a, b) line spans
+ * (a = first dead line): the lines dead in all of them go to *all, those
+ * dead in some to *some, both as (from, to) pairs, from = a - 1, the
+ * way tu_line_dead reads them. */
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void sweep_readings(uint32_t *ev, int nev, int k, U32Vec *all, U32Vec *some)
+{
+	/* ev: (line << 1 | start) sorted: at one line, an end before a start */
+	qsort(ev, (size_t)nev, sizeof(*ev), cmp_u32);
+	int c = 0;
+	uint32_t at = 0;
+	for (int i = 0; i < nev; i++) {
+		uint32_t line = ev[i] >> 1;
+		if (line > at && c > 0) {
+			U32Vec *to = c == k ? all : some;
+			/* extend the last span when they touch */
+			if (to->n && to->v[to->n - 1] == at) {
+				to->v[to->n - 1] = line;
+			} else {
+				vec_push(to, at - 1);
+				vec_push(to, line);
+			}
+		}
+		c += (ev[i] & 1) ? 1 : -1;
+		at = line;
+	}
+}
+
 void tu_index_dead(TuGraph *g)
 {
 	int n = g->nodes.n;
-	vec_grow(&g->hdead_off, n + 1);
-	g->hdead_off.n = n + 1;
-	memset(g->hdead_off.v, 0, ((size_t)n + 1) * sizeof(int));
-	int *off = g->hdead_off.v;
-	/* a node read twice keeps no pairs: off[v + 1] = -1 marks it while
-	 * counting */
+	/* the triples by node, walk order kept (counting sort) */
+	int *start = xcalloc((size_t)n + 2, sizeof(int));
 	for (int k = 0; k + 2 < g->hdead.n; k += 3) {
 		int v = (int)g->hdead.v[k];
-		if (v > 0 && v < n && g->hdead.v[k + 1] == 0)
-			off[v + 1] = -1;
-	}
-	for (int k = 0; k + 2 < g->hdead.n; k += 3) {
-		int v = (int)g->hdead.v[k];
-		if (v > 0 && v < n && off[v + 1] >= 0)
-			off[v + 1]++;
+		if (v > 0 && v < n)
+			start[v + 1]++;
 	}
 	for (int v = 0; v < n; v++)
-		off[v + 1] = (off[v + 1] < 0 ? 0 : off[v + 1]) + off[v];
-	vec_grow(&g->hdead_rng, 2 * off[n] + 1);
-	g->hdead_rng.n = 2 * off[n];
-	/* walk order is line order within one reading of a node */
-	int *at = xcalloc((size_t)n + 1, sizeof(int));
+		start[v + 1] += start[v];
+	int *fill = xcalloc((size_t)n + 1, sizeof(int));
+	int *order = xmalloc(((size_t)start[n] + 1) * sizeof(int));
 	for (int k = 0; k + 2 < g->hdead.n; k += 3) {
 		int v = (int)g->hdead.v[k];
-		if (v <= 0 || v >= n || off[v + 1] == off[v])
-			continue;
-		int i = off[v] + at[v]++;
-		g->hdead_rng.v[2 * i] = g->hdead.v[k + 1];
-		g->hdead_rng.v[2 * i + 1] = g->hdead.v[k + 2];
+		if (v > 0 && v < n)
+			order[start[v] + fill[v]++] = k;
 	}
-	free(at);
+	uint32_t *ev = xmalloc(2 * ((size_t)start[n] + 1) * sizeof(uint32_t));
+	vec_grow(&g->hdead_off, n + 1);
+	vec_grow(&g->hpart_off, n + 1);
+	vec_grow(&g->hread_off, n + 1);
+	g->hdead_off.n = g->hpart_off.n = g->hread_off.n = n + 1;
+	g->hdead_rng.n = g->hpart_rng.n = g->hread.n = g->hread_pairs.n = 0;
+	for (int v = 0; v < n; v++) {
+		g->hdead_off.v[v] = g->hdead_rng.n / 2;
+		g->hpart_off.v[v] = g->hpart_rng.n / 2;
+		g->hread_off.v[v] = g->hread.n / 3;
+		int nread = 0, nev = 0;
+		bool unsure = false;
+		for (int i = start[v]; i < start[v + 1]; i++) {
+			const uint32_t *t = &g->hdead.v[order[i]];
+			if (t[1] == 0) {
+				nread++;
+				unsure |= t[2] & 1;
+				continue;
+			}
+			/* dead lines from + 1 .. to - 1: a start event at from + 1,
+			 * an end at to (an end sorts first at one line) */
+			ev[nev++] = (t[1] + 1) << 1 | 1;
+			ev[nev++] = t[2] << 1;
+		}
+		if (unsure || !nev)
+			continue; /* all of it live */
+		if (nread <= 1) {
+			for (int i = 0; i < nev; i += 2) {
+				vec_push(&g->hdead_rng, (ev[i] >> 1) - 1);
+				vec_push(&g->hdead_rng, ev[i + 1] >> 1);
+			}
+			continue;
+		}
+		sweep_readings(ev, nev, nread, &g->hdead_rng, &g->hpart_rng);
+		/* the readings themselves, for the lines dead in some only:
+		 * (the TU's #include + 1, first pair, end) triples */
+		for (int i = start[v]; i < start[v + 1]; i++) {
+			const uint32_t *t = &g->hdead.v[order[i]];
+			if (t[1] == 0) {
+				vec_push(&g->hread, t[2] >> 1);
+				vec_push(&g->hread, (uint32_t)g->hread_pairs.n / 2);
+				vec_push(&g->hread, (uint32_t)g->hread_pairs.n / 2);
+			} else if (g->hread.n) {
+				vec_push(&g->hread_pairs, t[1]);
+				vec_push(&g->hread_pairs, t[2]);
+				g->hread.v[g->hread.n - 1]++;
+			}
+		}
+	}
+	g->hdead_off.v[n] = g->hdead_rng.n / 2;
+	g->hpart_off.v[n] = g->hpart_rng.n / 2;
+	g->hread_off.v[n] = g->hread.n / 3;
+	free(start);
+	free(fill);
+	free(order);
+	free(ev);
+}
+
+static bool dead_in_reading(const TuGraph *g, int r, uint32_t line);
+
+int tu_live_readings(const TuGraph *g, int node, uint32_t line, int *dirs, int max)
+{
+	if (node <= 0 || node + 1 >= g->hread_off.n)
+		return 0;
+	int k = 0;
+	for (int r = g->hread_off.v[node]; r < g->hread_off.v[node + 1] && k < max; r++)
+		if (!dead_in_reading(g, r, line))
+			dirs[k++] = (int)g->hread.v[3 * r] - 1;
+	return k;
+}
+
+/* Whether line lies in one of the sorted, disjoint (from, to) pairs
+ * rng[off[node] .. off[node + 1]). */
+static bool in_pairs(const IntVec *off, const uint32_t *rng, int node, uint32_t line)
+{
+	if (node < 0 || node + 1 >= off->n)
+		return false;
+	int lo = off->v[node], hi = off->v[node + 1], first = lo;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (rng[2 * mid] < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > first && line < rng[2 * (lo - 1) + 1];
 }
 
 bool tu_line_dead(const TuGraph *g, int node, uint32_t line)
@@ -207,16 +321,24 @@ bool tu_line_dead(const TuGraph *g, int node, uint32_t line)
 				return true;
 		return false;
 	}
-	if (node < 0 || node + 1 >= g->hdead_off.n)
-		return false;
-	/* pairs in line order, disjoint: the last one starting before line */
-	int lo = g->hdead_off.v[node], hi = g->hdead_off.v[node + 1];
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		if (g->hdead_rng.v[2 * mid] < line)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo > g->hdead_off.v[node] && line < g->hdead_rng.v[2 * (lo - 1) + 1];
+	return in_pairs(&g->hdead_off, g->hdead_rng.v, node, line);
+}
+
+/* Whether line is dead in reading r of its node. */
+static bool dead_in_reading(const TuGraph *g, int r, uint32_t line)
+{
+	const uint32_t *rd = &g->hread.v[3 * r];
+	for (uint32_t p = rd[1]; p < rd[2]; p++)
+		if (line > g->hread_pairs.v[2 * p] && line < g->hread_pairs.v[2 * p + 1])
+			return true;
+	return false;
+}
+
+bool tu_line_partly_dead(const TuGraph *g, int node, uint32_t line)
+{
+	/* dead in some readings, and in the first: a line the first reading
+	 * has is there for certain, however the later ones skip it (its own
+	 * guard: <stddef.h>'s size_t, under _SIZE_T after the first time) */
+	return node > 0 && in_pairs(&g->hpart_off, g->hpart_rng.v, node, line) &&
+	       g->hread_off.v[node] < g->hread_off.v[node + 1] && dead_in_reading(g, g->hread_off.v[node], line);
 }

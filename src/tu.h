@@ -57,12 +57,22 @@ typedef struct {
 	 * [from, to) pairs (from = the skipped branch's directive) */
 	VEC(uint32_t) dead;
 	/* exact walk: the same for the other nodes, as (node, from, to)
-	 * triples in walk order; (node, 0, 0) says node's text was read more
-	 * than once, so no line of it is dead.  tu_index_dead sorts them into
-	 * hdead_rng, node v's pairs at [hdead_off[v], hdead_off[v + 1]). */
+	 * triples in walk order, each reading of a node's text starting with
+	 * (node, 0, 0) ((node, 0, 1): a reading inside one of its own, whose
+	 * pairs cannot be told apart: none counts).  tu_index_dead makes of
+	 * them, per node, the pairs dead in every reading (hdead_rng, node
+	 * v's at [hdead_off[v], hdead_off[v + 1])) and those dead in some
+	 * only (hpart_rng: <stddef.h>'s offsetof() when <stdio.h> read it
+	 * first under __need_size_t). */
 	VEC(uint32_t) hdead;
-	IntVec hdead_off;
-	VEC(uint32_t) hdead_rng;
+	IntVec hdead_off, hpart_off;
+	U32Vec hdead_rng, hpart_rng;
+	/* ... and for a node read more than once with pairs dead in some
+	 * readings only, the readings: (the TU's #include that brought it
+	 * (directive index + 1, 0 forced), first pair, end pair) triples at
+	 * [hread_off[v], hread_off[v + 1]), their pairs in hread_pairs */
+	IntVec hread_off;
+	U32Vec hread, hread_pairs;
 	/* file id -> node index, valid when slot[file].mark == epoch; one
 	 * array of pairs so a lookup touches one cache line */
 	struct TuSlot {
@@ -86,6 +96,12 @@ void tu_index_dead(TuGraph *g);
 /* Whether line of node's file lies in a branch the walk did not take
  * (false when nothing was recorded: a union graph). */
 bool tu_line_dead(const TuGraph *g, int node, uint32_t line);
+/* Whether it is dead in some of the node's readings and live in others. */
+bool tu_line_partly_dead(const TuGraph *g, int node, uint32_t line);
+/* For such a line: the TU's #include directives (index in its facts, -1
+ * forced) whose readings of the node have it live, at most max of them;
+ * their count. */
+int tu_live_readings(const TuGraph *g, int node, uint32_t line, int *dirs, int max);
 /* Fills succ_off and succ from nodes and edges. */
 void tu_build_succ(TuGraph *g);
 /* The same, and post. */

@@ -86,6 +86,7 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 		(vec)->v[(vec)->n++] = (x);                                  \
 	} while (0)
 typedef VEC(int) IntVec;
+typedef VEC(uint32_t) U32Vec;
 
 #define vec_free(vec) (free((vec)->v), (vec)->v = NULL, (vec)->n = (vec)->cap = 0)
 

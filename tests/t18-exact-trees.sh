@@ -247,6 +247,10 @@ test_expect_success 'an entry that includes a missing header is still an error' 
 # 4. What the TU defines itself below its use (redis's hiredis net.c
 #    calls redisCheckConnectDone() above its definition): the header's
 #    declaration is what the use compiles with.
+# 5. A text read more than once, one reading skipping what another has:
+#    <stdio.h> reads <stddef.h> under __need_size_t, which skips
+#    offsetof(); only the TU's own #include <stddef.h> reads it whole
+#    (curl's curl_addrinfo.c).
 mkdir -p dx/inc
 cat >dx/inc/compat.h <<'EOF'
 #ifndef COMPAT_H
@@ -320,8 +324,23 @@ int below(int c);
 int below(int c) { return DONE(c); }
 #define DONE(c) ((c) + 1)
 EOF
+cat >dx/inc/setup.h <<'EOF'
+#ifndef SETUP_H
+#define SETUP_H
+#include <stdio.h>
+int setup_fn(void);
+#endif
+EOF
+cat >dx/partial.c <<'EOF'
+#include <setup.h>
+#include <stddef.h>
+struct pair { int a, b; };
+int partial(void);
+int partial(void) { return setup_fn() + (int)offsetof(struct pair, b); }
+EOF
 cat >dx/compile_commands.json <<EOF
-[{"directory": "$TRASH_DIRECTORY/dx", "file": "below.c", "arguments": ["gcc", "-Iinc", "-c", "below.c"]},
+[{"directory": "$TRASH_DIRECTORY/dx", "file": "partial.c", "arguments": ["gcc", "-Iinc", "-c", "partial.c"]},
+ {"directory": "$TRASH_DIRECTORY/dx", "file": "below.c", "arguments": ["gcc", "-Iinc", "-c", "below.c"]},
  {"directory": "$TRASH_DIRECTORY/dx", "file": "fallback.c", "arguments": ["gcc", "-Iinc", "-DHAVE_STRSEP", "-c", "fallback.c"]},
  {"directory": "$TRASH_DIRECTORY/dx", "file": "own.c", "arguments": ["gcc", "-D_GNU_SOURCE", "-DHAVE_STRCHRNUL", "-c", "own.c"]},
  {"directory": "$TRASH_DIRECTORY/dx", "file": "pasted.c", "arguments": ["gcc", "-Iinc", "-c", "pasted.c"]},
@@ -344,6 +363,7 @@ test_expect_success 'the compiler needs each include the dead-branch trees have'
 	gcc_without pasted.c 1 -Iinc &&
 	gcc_without feature.c 1 &&
 	gcc_without below.c 1 -Iinc &&
+	gcc_without partial.c 2 -Iinc &&
 	rm dx/without-*
 '
 
@@ -353,7 +373,8 @@ test_expect_success 'exact mode: a declaration in a branch not taken, or below i
 	python3 - out <<-\EOF
 	import json, sys
 	found = {(f["file"], f["line"]): f["kind"] for f in json.load(open(sys.argv[1]))}
-	for key in [("fallback.c", 1), ("own.c", 1), ("pasted.c", 1), ("feature.c", 1), ("below.c", 1)]:
+	for key in [("fallback.c", 1), ("own.c", 1), ("pasted.c", 1), ("feature.c", 1), ("below.c", 1),
+	            ("partial.c", 1), ("partial.c", 2)]:
 	    assert key not in found, (key, found)
 	EOF
 '

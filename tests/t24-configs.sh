@@ -146,7 +146,14 @@ test_expect_success 'series refuses a step that breaks only arm64, and keeps it 
 	git -C mc diff --quiet && test $(git -C mc rev-list --count HEAD) = 1 &&
 	hdrslim series --verify --branch one-config --build b-x86 mc plan >out 2>err &&
 	test $(git -C mc rev-list --count HEAD) = 2 &&
-	! grep -q "linux/bar.h" mc/include/linux/foo.h
+	! grep -q "linux/bar.h" mc/include/linux/foo.h &&
+	# the step line says what was compiled, and how long it took; the
+	# commit keeps only the TUs (the objects whose .cmd names foo.h)
+	n=$(grep -l "include/linux/foo.h" b-x86/kernel/.*.o.cmd | wc -l) &&
+	test $n -gt 0 &&
+	grep -E "^      verified: $n TUs, $n compiled, 0 proven, [0-9]+[.][0-9] s$" out &&
+	git -C mc log -1 --format=%B | grep -x "Verified: $n TUs compiled" &&
+	! git -C mc log -1 --format=%B | grep -q " s$"
 '
 
 test_expect_success '--build twice is refused where one configuration is read' '
