@@ -224,6 +224,10 @@ struct Root {
 	IntVec prov_cert;    /* by index in prov_nodes: provides it for certain */
 	IntVec part_lines;   /* root lines (redges) whose readings of a provider
 			      * have a provide that other readings skip */
+	TuGraph g2;          /* the root walked without root line g2_line (exact
+			      * mode; valid while g2_epoch == epoch) */
+	int g2_line;
+	uint32_t g2_epoch;
 	IntVec effp_off, effp, effp_np; /* check_file: each use's providers */
 	IntVec exp_pairs;    /* (node, node that exports it) pairs */
 	uint32_t *fmark, fepoch; /* fallout: by file id, == fepoch leaving */

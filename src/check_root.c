@@ -168,6 +168,7 @@ void root_free(Root *r)
 	vec_free(&r->prov_nodes);
 	vec_free(&r->prov_cert);
 	vec_free(&r->part_lines);
+	tu_free(&r->g2);
 	vec_free(&r->effp_off);
 	vec_free(&r->effp);
 	vec_free(&r->effp_np);

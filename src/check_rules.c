@@ -41,7 +41,36 @@ typedef VEC(EffUse) EffUseVec;
  * -2 when no single line decides (the use is not satisfied in order, or
  * only through #if branches of unknown value): then every line that
  * brings a provider counts. */
-static int use_depends(const Root *r, const EffUse *e, int *lines_out, int *nlines)
+/* Whether, with root line c gone, some file still provides the name of e
+ * in a branch the walk takes: the root walked again without c (once per
+ * root and line).  A text read more than once can go either way: with
+ * the first reading gone, the next takes the branch its guard skipped
+ * (<stddef.h>'s size_t under _SIZE_T), or does not (<stdarg.h> under
+ * __need___va_list has no va_start()). */
+static bool provided_without(Check *ck, Root *r, const EffUse *e, int c)
+{
+	if (r->g2_epoch != r->epoch || r->g2_line != c) {
+		Unit u = {r->g.nodes.v[0], ctx_of(ck, r->g.nodes.v[0])};
+		bool muted = diag_muted, dropped = diag_dropped;
+		diag_dropped = true; /* what the trial walk meets is not news */
+		session_tu_without(ck->s, &u, &r->g2, r->redges.v[c].dir);
+		diag_muted = muted;
+		diag_dropped = dropped;
+		r->g2_epoch = r->epoch;
+		r->g2_line = c;
+	}
+	for (int k = ck->prov_off[e->id]; k < ck->prov_off[e->id + 1]; k++) {
+		const Prov *p = &ck->provs[k];
+		if ((e->flags & UF_PROTO) ? p->kind != SK_FUNC_DECL : !satisfies(p->kind, e->flags))
+			continue;
+		int node = tu_find(&r->g2, p->file);
+		if (node > 0 && !tu_line_dead(&r->g2, node, p->line))
+			return true;
+	}
+	return false;
+}
+
+static int use_depends(Check *ck, Root *r, const EffUse *e, int *lines_out, int *nlines)
 {
 	*nlines = 0;
 	bool own = e->from < 0;
@@ -70,6 +99,7 @@ static int use_depends(const Root *r, const EffUse *e, int *lines_out, int *nlin
 	/* a provider that has it only in some of its readings (exact mode:
 	 * <stddef.h>'s offsetof() is skipped under __need_size_t) brings it
 	 * for certain through the root lines whose readings have it */
+	bool only_partial = s0 < 0;
 	for (int i = 0; i < r->part_lines.n; i++) {
 		int x = r->part_lines.v[i];
 		unsigned xl = r->redges.v[x].line;
@@ -99,6 +129,10 @@ static int use_depends(const Root *r, const EffUse *e, int *lines_out, int *nlin
 	/* one certain line: it is needed, unless the header that needs the
 	 * name leaves with it */
 	if (!own && r->lab1.v[e->from] == s0 && avail_without(r, e->from, s0) == NEVER)
+		return -1;
+	/* one line, through the readings of a text read more than once: the
+	 * walk without it decides */
+	if (only_partial && provided_without(ck, r, e, s0))
 		return -1;
 	return s0;
 }
@@ -494,7 +528,7 @@ static void read_use(Check *ck, Root *r, FileCheck *fc, int k)
 			return;
 	}
 	int lines[64], nlines;
-	int c = use_depends(r, e, lines, &nlines);
+	int c = use_depends(ck, r, e, lines, &nlines);
 	if (c == -2 && e->from >= 0) {
 		/* a header's need: only a replacement that meets
 		 * it may take the line (add_header_needs) */
@@ -629,6 +663,18 @@ static bool replacement(Check *ck, Root *r, const FileCheck *fc, int c, Finding 
 	for (int a = 0; a < fd->add.n; a++)
 		if (no_include(ck, fc->file, fd->add.v[a]))
 			refused = true;
+	/* in the order the TU first read them, which is one they compile in
+	 * (git's xemit.c: "xdiff.h", whose mmfile_t "xdiffi.h" names, before
+	 * it); a public face the closure does not hold goes last */
+	for (int i = 1; i < fd->add.n; i++)
+		for (int j = i; j > 0; j--) {
+			int a = tu_find(&r->g, fd->add.v[j - 1]), b = tu_find(&r->g, fd->add.v[j]);
+			if ((unsigned)a <= (unsigned)b)
+				break;
+			int t = fd->add.v[j];
+			fd->add.v[j] = fd->add.v[j - 1];
+			fd->add.v[j - 1] = t;
+		}
 	return !refused;
 }
 

@@ -201,11 +201,53 @@ static bool ident_char(char c)
 	return ident_start(c) || (c >= '0' && c <= '9');
 }
 
-static const char *const puncts[] = {
-	"%:%:", "...", "<<=", ">>=", "##", "<<", ">>", "<=", ">=", "==", "!=",
-	"&&", "||", "->", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=",
-	"^=", "<:", ":>", "<%", "%>", "%:",
-};
+/* The length of the punctuator at p: the longest of C's multi-character
+ * ones that starts there ("%:%:" "..." "<<=" ">>=" "##" "<<" ">>" "<=" ">="
+ * "==" "!=" "&&" "||" "->" "++" "--" "+=" "-=" "*=" "/=" "%=" "&=" "|=" "^="
+ * "<:" ":>" "<%" "%>" "%:"), else 1.  A switch, not a table scan: every
+ * #if expression and macro body of a walk goes through here. */
+static size_t punct_len(const char *p, const char *end)
+{
+	size_t avail = (size_t)(end - p);
+	if (avail < 2)
+		return 1;
+	char a = p[0], b = p[1], c = avail >= 3 ? p[2] : 0;
+	switch (a) {
+	case '%':
+		if (b == ':')
+			return avail >= 4 && c == '%' && p[3] == ':' ? 4 : 2;
+		return b == '=' || b == '>' ? 2 : 1;
+	case '.':
+		return b == '.' && c == '.' ? 3 : 1;
+	case '<':
+		if (b == '<')
+			return c == '=' ? 3 : 2;
+		return b == '=' || b == ':' || b == '%' ? 2 : 1;
+	case '>':
+		if (b == '>')
+			return c == '=' ? 3 : 2;
+		return b == '=' ? 2 : 1;
+	case '#':
+		return b == '#' ? 2 : 1;
+	case '=':
+	case '!':
+	case '*':
+	case '/':
+	case '^':
+		return b == '=' ? 2 : 1;
+	case '&':
+	case '|':
+		return b == a || b == '=' ? 2 : 1;
+	case '-':
+		return b == '>' || b == '-' || b == '=' ? 2 : 1;
+	case '+':
+		return b == '+' || b == '=' ? 2 : 1;
+	case ':':
+		return b == '>' ? 2 : 1;
+	default:
+		return 1;
+	}
+}
 
 static void tokenize(MacroTable *mt, const char *s, size_t len, TokVec *out)
 {
@@ -251,13 +293,7 @@ static void tokenize(MacroTable *mt, const char *s, size_t len, TokVec *out)
 			t.kind = TK_NUM;
 		} else {
 			t.kind = TK_PUNCT;
-			size_t n = 1;
-			for (size_t i = 0; i < sizeof(puncts) / sizeof(puncts[0]); i++) {
-				size_t pl = strlen(puncts[i]);
-				if (pl > n && (size_t)(end - p) >= pl && memcmp(p, puncts[i], pl) == 0)
-					n = pl;
-			}
-			q = p + n;
+			q = p + punct_len(p, end);
 		}
 		t.len = (uint32_t)(q - p);
 		vec_push(out, t);
@@ -265,9 +301,17 @@ static void tokenize(MacroTable *mt, const char *s, size_t len, TokVec *out)
 	}
 }
 
-static bool is_punct(const Tok *t, const char *s)
+/* Whether t is the punctuator s: byte by byte, no library call (prec()
+ * asks it up to 18 times for each operator of every #if). */
+static inline bool is_punct(const Tok *t, const char *s)
 {
-	return t->kind == TK_PUNCT && t->len == strlen(s) && memcmp(t->s, s, t->len) == 0;
+	if (t->kind != TK_PUNCT)
+		return false;
+	uint32_t i = 0;
+	for (; i < t->len; i++)
+		if (s[i] != t->s[i])
+			return false; /* (s ends first: its NUL differs) */
+	return s[i] == 0;
 }
 
 /* ---- hide sets ---- */

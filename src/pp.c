@@ -41,6 +41,8 @@ struct Pp {
 	int cur_file, cur_found_at;
 	/* the TU's own #include being read (directive index), -1 none */
 	int root_dir;
+	/* pp_walk_without: the TU's own #include left out, -1 none */
+	int skip_dir;
 };
 
 static int has_include_cb(void *ctx, const char *name, bool angled, bool next)
@@ -59,6 +61,7 @@ Pp *pp_new(Config *cfg, IncPath *ip, Interner *names)
 	mt_init(&pp->mt, names, false);
 	pp->mt.has_include = has_include_cb;
 	pp->mt.has_include_ctx = pp;
+	pp->skip_dir = -1;
 	return pp;
 }
 
@@ -242,6 +245,8 @@ static void run_directives(Pp *pp, int file, int found_at, int node, const Facts
 		case D_INCLUDE:
 		case D_INCLUDE_NEXT:
 			if (file >= 0) {
+				if (node == 0 && i == pp->skip_dir)
+					break;
 				if (node == 0)
 					pp->root_dir = i;
 				do_include(pp, file, found_at, node, f, i, depth);
@@ -307,6 +312,13 @@ static void include_file(Pp *pp, int file, int found_at, int from_node, int dir,
 	pp->active[file]++;
 	run_directives(pp, file, found_at, node, f, depth);
 	pp->active[file]--;
+}
+
+void pp_walk_without(Pp *pp, const Unit *u, TuGraph *g, int dir)
+{
+	pp->skip_dir = dir;
+	pp_walk(pp, u, g);
+	pp->skip_dir = -1;
 }
 
 void pp_walk(Pp *pp, const Unit *u, TuGraph *g)

@@ -23,5 +23,8 @@ void pp_free(Pp *pp);
 /* -MG: a missing header is listed, not an error. */
 void pp_set_missing_ok(Pp *pp, bool ok);
 void pp_walk(Pp *pp, const Unit *u, TuGraph *g);
+/* The same as if the TU's own #include at directive index dir were not
+ * there (what removing it would leave). */
+void pp_walk_without(Pp *pp, const Unit *u, TuGraph *g, int dir);
 
 #endif

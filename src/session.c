@@ -600,6 +600,11 @@ void session_tu(Session *s, const Unit *u, TuGraph *g)
 		graph_tu(s->graph, u, g, false);
 }
 
+void session_tu_without(Session *s, const Unit *u, TuGraph *g, int dir)
+{
+	pp_walk_without(s->pp, u, g, dir);
+}
+
 void session_tu_csr(Session *s, const Unit *u, TuGraph *g)
 {
 	if (s->pp) {

@@ -123,6 +123,9 @@ void session_lex(Session *s, const Unit *units, int n);
 void session_prepare(Session *s, const Unit *units, int n);
 /* A unit's graph (exact walk or union closure).  Union: thread-safe. */
 void session_tu(Session *s, const Unit *u, TuGraph *g);
+/* Exact mode: the unit's walk with its own #include at directive index
+ * dir left out (pp_walk_without). */
+void session_tu_without(Session *s, const Unit *u, TuGraph *g, int dir);
 /* Only the CSR view (succ, post): cheaper in union mode. */
 void session_tu_csr(Session *s, const Unit *u, TuGraph *g);
 /* Whether the file is one of the units (a compile_commands.json entry). */

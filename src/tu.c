@@ -336,9 +336,5 @@ static bool dead_in_reading(const TuGraph *g, int r, uint32_t line)
 
 bool tu_line_partly_dead(const TuGraph *g, int node, uint32_t line)
 {
-	/* dead in some readings, and in the first: a line the first reading
-	 * has is there for certain, however the later ones skip it (its own
-	 * guard: <stddef.h>'s size_t, under _SIZE_T after the first time) */
-	return node > 0 && in_pairs(&g->hpart_off, g->hpart_rng.v, node, line) &&
-	       g->hread_off.v[node] < g->hread_off.v[node + 1] && dead_in_reading(g, g->hread_off.v[node], line);
+	return node > 0 && in_pairs(&g->hpart_off, g->hpart_rng.v, node, line);
 }

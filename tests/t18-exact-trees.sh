@@ -250,7 +250,11 @@ test_expect_success 'an entry that includes a missing header is still an error' 
 # 5. A text read more than once, one reading skipping what another has:
 #    <stdio.h> reads <stddef.h> under __need_size_t, which skips
 #    offsetof(); only the TU's own #include <stddef.h> reads it whole
-#    (curl's curl_addrinfo.c).
+#    (curl's curl_addrinfo.c).  The other way round too: the TU's own
+#    <stdarg.h> first, then <stdio.h>'s under __need___va_list, which
+#    has no va_start() (redis's setproctitle.c).  But size_t, which
+#    <sys/types.h>'s reading of <stddef.h> has and <stdlib.h>'s skips
+#    under its own guard, comes with <stdlib.h> alone: that line goes.
 mkdir -p dx/inc
 cat >dx/inc/compat.h <<'EOF'
 #ifndef COMPAT_H
@@ -338,8 +342,22 @@ struct pair { int a, b; };
 int partial(void);
 int partial(void) { return setup_fn() + (int)offsetof(struct pair, b); }
 EOF
+cat >dx/varargs.c <<'EOF'
+#include <stdarg.h>
+#include <stdio.h>
+int varargs(int n, ...);
+int varargs(int n, ...) { va_list ap; va_start(ap, n); int x = va_arg(ap, int); va_end(ap); return x + (int)sizeof(FILE *); }
+EOF
+cat >dx/guarded.c <<'EOF'
+#include <sys/types.h>
+#include <stdlib.h>
+size_t guarded(void);
+size_t guarded(void) { return (size_t)atoi("1"); }
+EOF
 cat >dx/compile_commands.json <<EOF
-[{"directory": "$TRASH_DIRECTORY/dx", "file": "partial.c", "arguments": ["gcc", "-Iinc", "-c", "partial.c"]},
+[{"directory": "$TRASH_DIRECTORY/dx", "file": "varargs.c", "arguments": ["gcc", "-c", "varargs.c"]},
+ {"directory": "$TRASH_DIRECTORY/dx", "file": "guarded.c", "arguments": ["gcc", "-c", "guarded.c"]},
+ {"directory": "$TRASH_DIRECTORY/dx", "file": "partial.c", "arguments": ["gcc", "-Iinc", "-c", "partial.c"]},
  {"directory": "$TRASH_DIRECTORY/dx", "file": "below.c", "arguments": ["gcc", "-Iinc", "-c", "below.c"]},
  {"directory": "$TRASH_DIRECTORY/dx", "file": "fallback.c", "arguments": ["gcc", "-Iinc", "-DHAVE_STRSEP", "-c", "fallback.c"]},
  {"directory": "$TRASH_DIRECTORY/dx", "file": "own.c", "arguments": ["gcc", "-D_GNU_SOURCE", "-DHAVE_STRCHRNUL", "-c", "own.c"]},
@@ -357,13 +375,16 @@ gcc_without () {
 	! (cd dx && gcc "$@" -Werror=implicit-function-declaration -fsyntax-only "without-$tu" 2>/dev/null)
 }
 
-test_expect_success 'the compiler needs each include the dead-branch trees have' '
+test_expect_success 'the compiler needs each include the dead-branch trees have (but one)' '
 	gcc_without fallback.c 1 -Iinc -DHAVE_STRSEP &&
 	gcc_without own.c 1 -D_GNU_SOURCE -DHAVE_STRCHRNUL &&
 	gcc_without pasted.c 1 -Iinc &&
 	gcc_without feature.c 1 &&
 	gcc_without below.c 1 -Iinc &&
 	gcc_without partial.c 2 -Iinc &&
+	gcc_without varargs.c 1 &&
+	sed 1d dx/guarded.c >dx/without-guarded.c &&
+	gcc -Werror -fsyntax-only dx/without-guarded.c &&
 	rm dx/without-*
 '
 
@@ -374,8 +395,9 @@ test_expect_success 'exact mode: a declaration in a branch not taken, or below i
 	import json, sys
 	found = {(f["file"], f["line"]): f["kind"] for f in json.load(open(sys.argv[1]))}
 	for key in [("fallback.c", 1), ("own.c", 1), ("pasted.c", 1), ("feature.c", 1), ("below.c", 1),
-	            ("partial.c", 1), ("partial.c", 2)]:
+	            ("partial.c", 1), ("partial.c", 2), ("varargs.c", 1)]:
 	    assert key not in found, (key, found)
+	assert found.get(("guarded.c", 1)) in ("unused", "redundant"), found
 	EOF
 '
 
@@ -477,6 +499,65 @@ test_expect_success 'an include a header needs before the root uses the name sta
 		import json, sys
 		found = {(f["file"], f["line"]): f["kind"] for f in json.load(open(sys.argv[1]))}
 		assert ("a.c", 1) not in found, found
+		EOF
+	done
+'
+
+# A replacement's includes in an order they compile in: the one the TU
+# read them in (git's xemit.c: "xdiffi.h" names mmfile_t from "xdiff.h").
+mkdir -p rx
+cat >rx/a.h <<'EOF'
+#ifndef A_H
+#define A_H
+typedef struct { int v; } T;
+#endif
+EOF
+cat >rx/b.h <<'EOF'
+#ifndef B_H
+#define B_H
+typedef struct { T t; } U;
+int bfn(U *u);
+#endif
+EOF
+cat >rx/c.h <<'EOF'
+#ifndef C_H
+#define C_H
+int cfn(U *u);
+#endif
+EOF
+cat >rx/all.h <<'EOF'
+#ifndef ALL_H
+#define ALL_H
+#include "a.h"
+#include "b.h"
+#include "c.h"
+#endif
+EOF
+cat >rx/use.c <<'EOF'
+#include "all.h"
+int use(void);
+int use(void) { return cfn(0) + bfn(0); }
+int use_t(T *t);
+int use_t(T *t) { return t->v; }
+EOF
+cat >rx/compile_commands.json <<EOF
+[{"directory": "$TRASH_DIRECTORY/rx", "file": "use.c", "arguments": ["gcc", "-c", "use.c"]}]
+EOF
+
+test_expect_success 'a replacement lists its includes in an order gcc compiles' '
+	for mode in --exact --union; do
+		hdrslim check $mode --json rx >out 2>err || :
+		python3 - out <<-\EOF || return 1
+		import json, subprocess, sys
+		f = [f for f in json.load(open(sys.argv[1])) if (f["file"], f["line"]) == ("use.c", 1)]
+		assert f and f[0]["kind"] == "replaceable", f
+		adds = f[0]["suggestion"]["add"]
+		assert sorted(adds) == ["\"a.h\"", "\"b.h\"", "\"c.h\""], adds
+		lines = open("rx/use.c").read().split("\n")
+		lines[0:1] = ["#include %s" % a for a in adds]
+		open("rx/replaced.c", "w").write("\n".join(lines))
+		r = subprocess.run(["gcc", "-Werror", "-fsyntax-only", "replaced.c"], cwd="rx", capture_output=True, text=True)
+		assert r.returncode == 0, (adds, r.stderr)
 		EOF
 	done
 '
