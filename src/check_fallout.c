@@ -103,7 +103,7 @@ static void fallout_of_needers(Check *ck, Root *r, Finding *fd, const IntVec *le
 						uflags = UF_TAG | UF_COMPLETE;
 				for (int pi = ck->prov_off[id]; pi < ck->prov_off[id + 1] && !safe; pi++) {
 					const Prov *p = &ck->provs[pi];
-					if (!satisfies(p->kind, uflags) || prov_dead_here(r, p))
+					if (!satisfies(p->kind, uflags))
 						continue;
 					for (int t = ck->fwd_off[h]; t < ck->fwd_off[h + 1] && !safe && !p->cond; t++)
 						safe = ck->fwd[t] == p->file;
@@ -249,8 +249,6 @@ static void fallout_use(Check *ck, Root *r, Fallout *fo, int z, int k, uint32_t 
 	for (int j = ck->prov_off[u->id]; j < ck->prov_off[u->id + 1] && !safe; j++) {
 		const Prov *p = &ck->provs[j];
 		if ((u->flags & UF_PROTO) ? p->kind != SK_FUNC_DECL : !satisfies(p->kind, u->flags))
-			continue;
-		if (prov_dead_here(r, p))
 			continue;
 		if (p->file == z && !(p->cond && (u->flags & UF_COND)))
 			safe = true; /* z defines it (not as an #ifndef fallback) */

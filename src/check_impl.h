@@ -377,14 +377,6 @@ static inline bool prov_uncertain(const Root *r, int node, const Prov *p)
 	return p->cond || tu_line_partly_dead(&r->g, node, p->line);
 }
 
-/* Whether p is in the root's closure but in a branch its walk did not
- * take (exact mode): no provide at all. */
-static inline bool prov_dead_here(const Root *r, const Prov *p)
-{
-	int node = closure_node(r, p->file);
-	return node >= 0 && tu_line_dead(&r->g, node, p->line);
-}
-
 /* Where the provides worth looking at for this root end. */
 static inline int prov_end(const Check *ck, const Root *r, int id)
 {

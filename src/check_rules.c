@@ -647,6 +647,7 @@ static void redundant_evidence(Check *ck, Root *r, const FileCheck *fc, int c, F
  * would need instead is not to be included here: the include stays. */
 static bool replacement(Check *ck, Root *r, const FileCheck *fc, int c, Finding *fd)
 {
+	bool refused = false;
 	for (int j = 0; j < fc->deps[c].n; j++) {
 		const EffUse *e = &fc->eff.v[fc->deps[c].v[j]];
 		if (e->from >= 0)
@@ -655,11 +656,14 @@ static bool replacement(Check *ck, Root *r, const FileCheck *fc, int c, Finding 
 		int h = leaving_home(ck, r, e->id, e->flags, c, fc->file);
 		if (h < 0)
 			continue;
+		/* the public face of it is what the line includes (struct tm's
+		 * <bits/types/struct_tm.h> is <time.h>'s): the line is what
+		 * the file should include for it (redis's localtime.c) */
 		if (h == fd->target)
-			continue; /* the public face of it is what it includes */
+			refused = true;
 		add_unique(&fd->add, h);
 	}
-	bool refused = !fd->add.n || !add_header_needs(ck, r, c, fc->file, fd->target, &fd->add);
+	refused = refused || !fd->add.n || !add_header_needs(ck, r, c, fc->file, fd->target, &fd->add);
 	for (int a = 0; a < fd->add.n; a++)
 		if (no_include(ck, fc->file, fd->add.v[a]))
 			refused = true;

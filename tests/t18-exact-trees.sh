@@ -562,4 +562,61 @@ test_expect_success 'a replacement lists its includes in an order gcc compiles' 
 	done
 '
 
+# A header's fallout in its includers' configuration, not in the one its
+# own walk guesses: redis's hiredis sockcompat.h includes <netdb.h>; net.c
+# (-std=c99) gets struct addrinfo from it only because its fmacros.h
+# defines _XOPEN_SOURCE first.  And a system header whose public face is
+# the line itself is no replacement: <time.h> for struct tm is <time.h>
+# (redis's localtime.c was told to include <sys/types.h> instead).
+mkdir -p nx
+cat >nx/fm.h <<'EOF'
+#ifndef FM_H
+#define FM_H
+#define _XOPEN_SOURCE 600
+#endif
+EOF
+cat >nx/compat.h <<'EOF'
+#ifndef COMPAT_H
+#define COMPAT_H
+#include <unistd.h>
+#include <netdb.h>
+int compat_fn(void);
+#endif
+EOF
+cat >nx/net.c <<'EOF'
+#include "fm.h"
+#include <string.h>
+#include "compat.h"
+int net(void);
+int net(void) { struct addrinfo hints; memset(&hints, 0, sizeof hints); return hints.ai_flags + (int)getpid(); }
+EOF
+cat >nx/clock.c <<'EOF'
+#include <time.h>
+int clock_fn(time_t t);
+int clock_fn(time_t t) { struct tm tm = {0}; tm.tm_sec = (int)t; return tm.tm_sec; }
+EOF
+cat >nx/compile_commands.json <<EOF
+[{"directory": "$TRASH_DIRECTORY/nx", "file": "net.c", "arguments": ["gcc", "-std=c99", "-c", "net.c"]},
+ {"directory": "$TRASH_DIRECTORY/nx", "file": "clock.c", "arguments": ["gcc", "-std=c99", "-c", "clock.c"]}]
+EOF
+
+test_expect_success 'fallout in the includer'"'"'s configuration; no replacement by a part of the line itself' '
+	(cd nx && gcc -std=c99 -Werror -fsyntax-only net.c clock.c) &&
+	! (cd nx && echo "#include <sys/types.h>" | cat - clock.c | sed 2d | gcc -std=c99 -fsyntax-only -x c - 2>/dev/null) &&
+	hdrslim check --json nx >out 2>err || :
+	no_crash err &&
+	python3 - out <<-\EOF
+	import json, sys
+	d = {(f["file"], f["line"]): f for f in json.load(open(sys.argv[1]))}
+	f = d[("compat.h", 4)]
+	assert f["kind"] == "unused", f
+	assert ("net.c", ["<netdb.h>"]) in [(x["file"], x["add"]) for x in f["fallout"]], f["fallout"]
+	assert ("clock.c", 1) not in d, d[("clock.c", 1)]
+	EOF
+	sed -i "4s/.*//" nx/compat.h &&
+	! (cd nx && gcc -std=c99 -fsyntax-only net.c 2>/dev/null) &&
+	sed -i "3a #include <netdb.h>" nx/net.c &&
+	(cd nx && gcc -std=c99 -Werror -fsyntax-only net.c)
+'
+
 test_done
