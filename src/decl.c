@@ -367,6 +367,7 @@ typedef struct {
 	uint32_t line;
 	bool bol;
 	int32_t balance;
+	int32_t linkage; /* extern "C" { blocks open (their braces not in balance) */
 	Cond cond[256];
 	int ncond; /* may exceed 256: deeper levels are not tracked */
 	/* skipping: 0 none; else the #if depth inside the skipped region + 1 */
@@ -1486,6 +1487,14 @@ static void parse_external(D *d)
 			return;
 		}
 		if (is_p(&t, '}') && paren == 0) {
+			if (!s->stmt.n && d->linkage > 0) {
+				/* the end of an extern "C" { block: its brace was
+				 * never counted (string.h's extern "C++" { ... }
+				 * under #ifdef __CORRECT_ISO_CPP_STRING_H_PROTO must
+				 * leave the #else branch's strchr() to be parsed) */
+				d->linkage--;
+				d->balance++;
+			}
 			process_decl(d, s->stmt.v, s->stmt.n, false);
 			return; /* stray: unbalanced conditional text */
 		}
@@ -1505,6 +1514,7 @@ static void parse_external(D *d)
 				 * closing brace comes as a stray one; its includes are
 				 * not nested in braces. */
 				d->balance--;
+				d->linkage++;
 				s->stmt.n = 0;
 				return;
 			}

@@ -77,7 +77,7 @@ enum PragmaKind {
 			    * parentheses (an X-macro table), never removable */
 };
 
-#define SYMBOLS_VERSION 15
+#define SYMBOLS_VERSION 16
 
 typedef struct {
 	uint32_t size; /* bytes of the whole block, a multiple of 8 */

@@ -185,6 +185,44 @@ test_expect_success 'extern "C" { ... }: what is inside is declared at file scop
 	! (cd cx && sed 1d use.c >u.c && gcc -Iinc -Werror=implicit-function-declaration -fsyntax-only u.c 2>/dev/null)
 '
 
+# glibc's <string.h> declares strchr() twice: for C++ inside extern "C++"
+# { ... } under #ifdef __CORRECT_ISO_CPP_STRING_H_PROTO, for C in its
+# #else.  The linkage block's braces are no braces of the #if group, so
+# the #else branch is parsed (it was only read for uses: in exact mode,
+# where the C++ branch is dead, <string.h> then provided no strchr()).
+cat >cx/inc/twice.h <<'EOF'
+#ifndef TWICE_H
+#define TWICE_H
+#ifdef __cplusplus
+extern "C++"
+{
+extern char *find_char (char *s, int c);
+}
+#else
+extern char *find_char (const char *s, int c);
+#endif
+#endif
+EOF
+cat >cx/find.c <<'EOF'
+#include <string.h>
+#include <twice.h>
+char *find(char *q);
+char *find(char *q) { return strchr(q, 44) ? strchr(q, 44) : find_char(q, 44); }
+EOF
+cat >cx/compile_commands.json <<EOF
+[{"directory": "$TRASH_DIRECTORY/cx", "file": "use.c", "arguments": ["gcc", "-Iinc", "-c", "use.c"]},
+ {"directory": "$TRASH_DIRECTORY/cx", "file": "find.c", "arguments": ["gcc", "-Iinc", "-std=c11", "-c", "find.c"]}]
+EOF
+
+test_expect_success 'extern "C++" { ... } under #ifdef: its #else branch declares too' '
+	hdrslim symbols cx/inc/twice.h >syms &&
+	grep -q "^provide 6 function find_char$" syms &&
+	grep -q "^provide 9 function find_char$" syms &&
+	(cd cx && gcc -Iinc -std=c11 -Werror -fsyntax-only find.c) &&
+	{ hdrslim check cx >cxout 2>&1 || :; } &&
+	! grep -q "find.c:1: unused\|find.c:2: unused" cxout
+'
+
 # Headers no entry compiles on this platform (git's compat/win32.h, curl's
 # lib/config-win32.h): exact mode reads them on their own with a guessed
 # command, and what they include that is not found is not the tree's
