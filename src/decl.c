@@ -1657,10 +1657,14 @@ static void text_uses(DeclScratch *s, const char *p, size_t len, uint32_t line, 
 	}
 }
 
+/* Whether line is inside a branch not taken: the branch's own #if,
+ * #elif or #ifndef line is not (it was read, and what it tests decides:
+ * curl's inet_ntop.c is #ifndef HAVE_INET_NTOP throughout, and
+ * "curl_setup.h" defines it) */
 static bool is_dead(const uint32_t *dead, int ndead, uint32_t line)
 {
 	for (int i = 0; i + 1 < ndead; i += 2)
-		if (line >= dead[i] && line < dead[i + 1])
+		if (line > dead[i] && line < dead[i + 1])
 			return true;
 	return false;
 }

@@ -285,7 +285,9 @@ test_expect_success 'an entry that includes a missing header is still an error' 
 # 4. What the TU defines itself below its use (redis's hiredis net.c
 #    calls redisCheckConnectDone() above its definition): the header's
 #    declaration is what the use compiles with.
-# 5. A text read more than once, one reading skipping what another has:
+# 5. What a branch not taken tests is a use (curl's inet_ntop.c is all
+#    #ifndef HAVE_INET_NTOP, which "curl_setup.h" defines).
+# 6. A text read more than once, one reading skipping what another has:
 #    <stdio.h> reads <stddef.h> under __need_size_t, which skips
 #    offsetof(); only the TU's own #include <stddef.h> reads it whole
 #    (curl's curl_addrinfo.c).  The other way round too: the TU's own
@@ -392,8 +394,21 @@ cat >dx/guarded.c <<'EOF'
 size_t guarded(void);
 size_t guarded(void) { return (size_t)atoi("1"); }
 EOF
+cat >dx/inc/have.h <<'EOF'
+#ifndef HAVE_H
+#define HAVE_H
+#define HAVE_NTOP 1
+#endif
+EOF
+cat >dx/ntop.c <<'EOF'
+#include <have.h>
+#ifndef HAVE_NTOP
+int ntop(void) { return undefined_here; }
+#endif
+EOF
 cat >dx/compile_commands.json <<EOF
-[{"directory": "$TRASH_DIRECTORY/dx", "file": "varargs.c", "arguments": ["gcc", "-c", "varargs.c"]},
+[{"directory": "$TRASH_DIRECTORY/dx", "file": "ntop.c", "arguments": ["gcc", "-Iinc", "-c", "ntop.c"]},
+ {"directory": "$TRASH_DIRECTORY/dx", "file": "varargs.c", "arguments": ["gcc", "-c", "varargs.c"]},
  {"directory": "$TRASH_DIRECTORY/dx", "file": "guarded.c", "arguments": ["gcc", "-c", "guarded.c"]},
  {"directory": "$TRASH_DIRECTORY/dx", "file": "partial.c", "arguments": ["gcc", "-Iinc", "-c", "partial.c"]},
  {"directory": "$TRASH_DIRECTORY/dx", "file": "below.c", "arguments": ["gcc", "-Iinc", "-c", "below.c"]},
@@ -421,6 +436,7 @@ test_expect_success 'the compiler needs each include the dead-branch trees have 
 	gcc_without below.c 1 -Iinc &&
 	gcc_without partial.c 2 -Iinc &&
 	gcc_without varargs.c 1 &&
+	gcc_without ntop.c 1 -Iinc &&
 	sed 1d dx/guarded.c >dx/without-guarded.c &&
 	gcc -Werror -fsyntax-only dx/without-guarded.c &&
 	rm dx/without-*
@@ -433,7 +449,7 @@ test_expect_success 'exact mode: a declaration in a branch not taken, or below i
 	import json, sys
 	found = {(f["file"], f["line"]): f["kind"] for f in json.load(open(sys.argv[1]))}
 	for key in [("fallback.c", 1), ("own.c", 1), ("pasted.c", 1), ("feature.c", 1), ("below.c", 1),
-	            ("partial.c", 1), ("partial.c", 2), ("varargs.c", 1)]:
+	            ("partial.c", 1), ("partial.c", 2), ("varargs.c", 1), ("ntop.c", 1)]:
 	    assert key not in found, (key, found)
 	assert found.get(("guarded.c", 1)) in ("unused", "redundant"), found
 	EOF
