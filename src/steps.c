@@ -305,6 +305,8 @@ int steps_land(Stepper *st, Change *c, const char *msg, char **why)
 
 void steps_end(Stepper *st)
 {
+	free(st->verify_times);
+	st->verify_times = NULL;
 	if (st->so->format_patch && st->commits) {
 		char *range = xasprintf("%s..HEAD", st->start);
 		const char *argv[] = {"git", "-C", st->top, "format-patch", "-q", "-o", st->so->format_patch,
