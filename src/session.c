@@ -592,12 +592,82 @@ void session_prepare(Session *s, const Unit *units, int n)
 	}
 }
 
+/* A root's exact walk, kept: the graph's nodes, edges and dead
+ * branches in one block after the header (a walk that found missing
+ * includes is not kept: their names may live in the walk's own arena). */
+struct KeptWalk {
+	int ctx, nnodes, nedges, ndead, nhdead;
+};
+
+/* The memory the kept walks may take: the corpus projects' fit many times
+ * over; a kernel configuration's 3,000 objects would take gigabytes, and
+ * the rest of its roots are walked again. */
+#define KEPT_WALK_BUDGET ((size_t)384 << 20)
+
+static void keep_walk(Session *s, const Unit *u, const TuGraph *g)
+{
+	if (g->missing.n || !g->nodes.n)
+		return;
+	size_t bytes = sizeof(struct KeptWalk) + (size_t)g->nodes.n * sizeof(int) +
+		       (size_t)g->edges.n * sizeof(TuEdge) + ((size_t)g->dead.n + g->hdead.n) * sizeof(uint32_t);
+	if (s->kept_bytes + bytes > KEPT_WALK_BUDGET)
+		return;
+	if (u->file >= s->nkept) {
+		int n = s->ft.nfiles + 1;
+		s->kept = xrealloc(s->kept, (size_t)n * sizeof(*s->kept));
+		memset(s->kept + s->nkept, 0, (size_t)(n - s->nkept) * sizeof(*s->kept));
+		s->nkept = n;
+	}
+	if (s->kept[u->file])
+		return;
+	struct KeptWalk *k = xmalloc(bytes);
+	*k = (struct KeptWalk){u->ctx, g->nodes.n, g->edges.n, g->dead.n, g->hdead.n};
+	char *p = (char *)(k + 1);
+	memcpy(p, g->edges.v, (size_t)g->edges.n * sizeof(TuEdge));
+	p += (size_t)g->edges.n * sizeof(TuEdge);
+	memcpy(p, g->nodes.v, (size_t)g->nodes.n * sizeof(int));
+	p += (size_t)g->nodes.n * sizeof(int);
+	memcpy(p, g->dead.v, (size_t)g->dead.n * sizeof(uint32_t));
+	p += (size_t)g->dead.n * sizeof(uint32_t);
+	memcpy(p, g->hdead.v, (size_t)g->hdead.n * sizeof(uint32_t));
+	s->kept[u->file] = k;
+	s->kept_bytes += bytes;
+}
+
+/* The kept walk of the unit, into g; false when there is none. */
+static bool restore_walk(Session *s, const Unit *u, TuGraph *g)
+{
+	struct KeptWalk *k = u->file < s->nkept ? s->kept[u->file] : NULL;
+	if (!k || k->ctx != u->ctx)
+		return false;
+	tu_reset(g, s->ft.nfiles);
+	const char *p = (const char *)(k + 1);
+	const TuEdge *edges = (const TuEdge *)p;
+	p += (size_t)k->nedges * sizeof(TuEdge);
+	const int *nodes = (const int *)p;
+	p += (size_t)k->nnodes * sizeof(int);
+	for (int i = 0; i < k->nnodes; i++)
+		tu_node(g, nodes[i], NULL);
+	for (int i = 0; i < k->nedges; i++)
+		vec_push(&g->edges, edges[i]);
+	const uint32_t *dead = (const uint32_t *)p;
+	for (int i = 0; i < k->ndead; i++)
+		vec_push(&g->dead, dead[i]);
+	const uint32_t *hdead = dead + k->ndead;
+	for (int i = 0; i < k->nhdead; i++)
+		vec_push(&g->hdead, hdead[i]);
+	tu_index_dead(g);
+	return true;
+}
+
 void session_tu(Session *s, const Unit *u, TuGraph *g)
 {
-	if (s->pp)
-		pp_walk(s->pp, u, g);
-	else
+	if (s->pp) {
+		if (!restore_walk(s, u, g))
+			pp_walk(s->pp, u, g);
+	} else {
 		graph_tu(s->graph, u, g, false);
+	}
 }
 
 void session_tu_without(Session *s, const Unit *u, TuGraph *g, int dir)
@@ -608,7 +678,8 @@ void session_tu_without(Session *s, const Unit *u, TuGraph *g, int dir)
 void session_tu_csr(Session *s, const Unit *u, TuGraph *g)
 {
 	if (s->pp) {
-		pp_walk(s->pp, u, g);
+		if (!restore_walk(s, u, g))
+			pp_walk(s->pp, u, g);
 		tu_build_csr(g);
 	} else {
 		graph_tu(s->graph, u, g, true);
@@ -683,6 +754,9 @@ void session_close(Session *s)
 	if (s->provides)
 		s->provides_free(s->provides);
 	free(s->scope);
+	for (int i = 0; i < s->nkept; i++)
+		free(s->kept[i]);
+	free(s->kept);
 	vec_free(&s->exact_from);
 	vec_free(&s->exact_to);
 	free(s->exact_seen);
@@ -804,11 +878,13 @@ void session_exact_walk(Session *s)
 		Unit u = {f, session_root_ctx(s, f, fallback, nctx)};
 		/* a header walked on its own has a guessed command: its
 		 * errors are not the tree's (a TU that includes it says so
-		 * under its own) */
-		diag_muted = !session_is_unit(s, f);
+		 * under its own); the others are said now, since the walk is
+		 * kept for the analyses and not run again */
+		diag_muted = session_command_guessed(s, f);
 		session_tu(s, &u, &g);
 		diag_muted = false;
 		session_record_exact_edges(s, &g);
+		keep_walk(s, &u, &g);
 		s->exact_seen = xrealloc(s->exact_seen, (size_t)s->ft.nfiles + 1);
 		memset(s->exact_seen + s->nexact_seen, 0, (size_t)(s->ft.nfiles + 1 - s->nexact_seen));
 		s->nexact_seen = s->ft.nfiles + 1;

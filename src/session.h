@@ -75,6 +75,12 @@ typedef struct {
 	int exact_unique;
 	uint8_t *exact_seen; /* ... and by file id, whether one of them met it */
 	int nexact_seen;
+	/* ... and, by file id, each root's walk, kept (within a budget of
+	 * memory) for the analyses' walks of the same root in the same
+	 * context (session_tu restores it instead of walking again) */
+	struct KeptWalk **kept;
+	int nkept;
+	size_t kept_bytes;
 	int default_ctx;
 	bool compdb;       /* the units are compile_commands.json entries */
 	/* by file id the context of its unit, by directory key that of the
