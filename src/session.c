@@ -623,13 +623,17 @@ static void keep_walk(Session *s, const Unit *u, const TuGraph *g)
 	struct KeptWalk *k = xmalloc(bytes);
 	*k = (struct KeptWalk){u->ctx, g->nodes.n, g->edges.n, g->dead.n, g->hdead.n};
 	char *p = (char *)(k + 1);
-	memcpy(p, g->edges.v, (size_t)g->edges.n * sizeof(TuEdge));
+	/* (an empty vector's pointer may be NULL, which memcpy may not get) */
+	if (g->edges.n)
+		memcpy(p, g->edges.v, (size_t)g->edges.n * sizeof(TuEdge));
 	p += (size_t)g->edges.n * sizeof(TuEdge);
 	memcpy(p, g->nodes.v, (size_t)g->nodes.n * sizeof(int));
 	p += (size_t)g->nodes.n * sizeof(int);
-	memcpy(p, g->dead.v, (size_t)g->dead.n * sizeof(uint32_t));
+	if (g->dead.n)
+		memcpy(p, g->dead.v, (size_t)g->dead.n * sizeof(uint32_t));
 	p += (size_t)g->dead.n * sizeof(uint32_t);
-	memcpy(p, g->hdead.v, (size_t)g->hdead.n * sizeof(uint32_t));
+	if (g->hdead.n)
+		memcpy(p, g->hdead.v, (size_t)g->hdead.n * sizeof(uint32_t));
 	s->kept[u->file] = k;
 	s->kept_bytes += bytes;
 }
