@@ -248,7 +248,7 @@ static void fallout_use(Check *ck, Root *r, Fallout *fo, int z, int k, uint32_t 
 	bool safe = false, home_cond = false;
 	for (int j = ck->prov_off[u->id]; j < ck->prov_off[u->id + 1] && !safe; j++) {
 		const Prov *p = &ck->provs[j];
-		if ((u->flags & UF_PROTO) ? p->kind != SK_FUNC_DECL : !satisfies(p->kind, u->flags))
+		if (!meets_use(p->kind, u->flags))
 			continue;
 		if (p->file == z && !(p->cond && (u->flags & UF_COND)))
 			safe = true; /* z defines it (not as an #ifndef fallback) */

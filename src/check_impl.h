@@ -329,6 +329,14 @@ static inline bool satisfies(int kind, int flags)
 	return true;
 }
 
+/* Whether a provide of this kind meets a use with these flags: a
+ * prototype use (UF_PROTO) wants a function declaration, the others what
+ * satisfies says. */
+static inline bool meets_use(int kind, int flags)
+{
+	return (flags & UF_PROTO) ? kind == SK_FUNC_DECL : satisfies(kind, flags);
+}
+
 static inline bool kinds_satisfy(unsigned kinds, int flags)
 {
 	/* #ifndef X / #define X fallback: a definition of its own under an #if

@@ -253,7 +253,7 @@ int all_providers(Check *ck, Root *r, int id, int flags, unsigned line)
 	}
 	for (int k = ck->prov_off[id], end = prov_end(ck, r, id); k < end; k++) {
 		const Prov *p = &ck->provs[k];
-		if ((flags & UF_PROTO) ? p->kind != SK_FUNC_DECL : !satisfies(p->kind, flags))
+		if (!meets_use(p->kind, flags))
 			continue;
 		int node = live_prov_node(r, p);
 		if (node == 0 && line && root_first_line(r, id) >= line)

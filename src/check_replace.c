@@ -18,7 +18,7 @@ int leaving_home(Check *ck, Root *r, int id, int flags, int c, int file)
 	int home = -1, best = 0;
 	for (int j = ck->prov_off[id]; j < ck->prov_off[id + 1]; j++) {
 		const Prov *p = &ck->provs[j];
-		if ((flags & UF_PROTO) ? p->kind != SK_FUNC_DECL : !satisfies(p->kind, flags))
+		if (!meets_use(p->kind, flags))
 			continue;
 		int node = live_prov_node(r, p);
 		if (node <= 0 || r->lab1.v[node] != c)

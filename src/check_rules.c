@@ -36,11 +36,6 @@ typedef struct {
 } EffUse;
 typedef VEC(EffUse) EffUseVec;
 
-/* The root line a use depends on: removing it leaves the use with no
- * provider that comes for certain before the point of use.  -1 for none;
- * -2 when no single line decides (the use is not satisfied in order, or
- * only through #if branches of unknown value): then every line that
- * brings a provider counts. */
 /* Whether, with root line c gone, some file still provides the name of e
  * in a branch the walk takes: the root walked again without c (once per
  * root and line).  A text read more than once can go either way: with
@@ -61,7 +56,7 @@ static bool provided_without(Check *ck, Root *r, const EffUse *e, int c)
 	}
 	for (int k = ck->prov_off[e->id]; k < ck->prov_off[e->id + 1]; k++) {
 		const Prov *p = &ck->provs[k];
-		if ((e->flags & UF_PROTO) ? p->kind != SK_FUNC_DECL : !satisfies(p->kind, e->flags))
+		if (!meets_use(p->kind, e->flags))
 			continue;
 		int node = tu_find(&r->g2, p->file);
 		if (node > 0 && !tu_line_dead(&r->g2, node, p->line))
@@ -70,6 +65,13 @@ static bool provided_without(Check *ck, Root *r, const EffUse *e, int c)
 	return false;
 }
 
+/* The root line a use depends on: removing it leaves the use with no
+ * provider that comes for certain before the point of use.  -1 for none;
+ * -2 when no single line decides (the use is not satisfied in order, or
+ * only through #if branches of unknown value): then every line that
+ * brings a provider counts.  A header's use read before the root's own
+ * (before_own) that nothing meets in time constrains nothing: the root's
+ * own use decides. */
 static int use_depends(Check *ck, Root *r, const EffUse *e, int *lines_out, int *nlines)
 {
 	*nlines = 0;
@@ -113,6 +115,8 @@ static int use_depends(Check *ck, Root *r, const EffUse *e, int *lines_out, int 
 	}
 	if (satisfied && s1 >= 0)
 		return -1; /* two certain ways: no one line is needed */
+	if (!satisfied && e->before_own)
+		return -1; /* (a tag in a prototype: git's object.h after cache.h) */
 	if (!satisfied || s0 < 0) {
 		/* keep every line that brings a provider */
 		for (int j = 0; j < r->prov_nodes.n; j++) {
@@ -155,11 +159,8 @@ static bool live_uses(Check *ck, int file, const TuGraph *g, void *outp)
 			line++;
 			continue;
 		}
-		for (int k = 0; k + 1 < g->dead.n; k += 2)
-			if (line > g->dead.v[k] && line < g->dead.v[k + 1]) {
-				buf[i] = ' ';
-				break;
-			}
+		if (tu_line_dead(g, 0, line))
+			buf[i] = ' ';
 	}
 	DeclScratch *ds = decl_scratch_new();
 	Symbols *sy = decl_file_live(buf, len, ft->files[file].facts, ds, g->dead.v, g->dead.n);
@@ -515,18 +516,6 @@ static void read_use(Check *ck, Root *r, FileCheck *fc, int k)
 	}
 	for (int j = 0; j < np && e->from < 0; j++)
 		fc->used_node[r->prov_nodes.v[j]] = 1;
-	if (e->before_own) {
-		/* only when a provider comes in time for the header: else it
-		 * compiles without one there (a tag in a prototype, git's
-		 * object.h after cache.h), and the root's own use decides */
-		bool in_time = false;
-		for (int j = 0; j < np && !in_time; j++)
-			in_time = avail(r, r->prov_nodes.v[j]) <= e->from_avail;
-		for (int i = 0; i < r->part_lines.n && !in_time; i++)
-			in_time = r->redges.v[r->part_lines.v[i]].line <= e->from_avail;
-		if (!in_time)
-			return;
-	}
 	int lines[64], nlines;
 	int c = use_depends(ck, r, e, lines, &nlines);
 	if (c == -2 && e->from >= 0) {

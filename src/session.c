@@ -651,15 +651,18 @@ static bool restore_walk(Session *s, const Unit *u, TuGraph *g)
 	const int *nodes = (const int *)p;
 	p += (size_t)k->nnodes * sizeof(int);
 	for (int i = 0; i < k->nnodes; i++)
-		tu_node(g, nodes[i], NULL);
-	for (int i = 0; i < k->nedges; i++)
-		vec_push(&g->edges, edges[i]);
+		tu_node(g, nodes[i], NULL); /* (the file -> node slots too) */
 	const uint32_t *dead = (const uint32_t *)p;
-	for (int i = 0; i < k->ndead; i++)
-		vec_push(&g->dead, dead[i]);
 	const uint32_t *hdead = dead + k->ndead;
-	for (int i = 0; i < k->nhdead; i++)
-		vec_push(&g->hdead, hdead[i]);
+	vec_grow(&g->edges, k->nedges + 1);
+	vec_grow(&g->dead, k->ndead + 1);
+	vec_grow(&g->hdead, k->nhdead + 1);
+	memcpy(g->edges.v, edges, (size_t)k->nedges * sizeof(TuEdge));
+	memcpy(g->dead.v, dead, (size_t)k->ndead * sizeof(uint32_t));
+	memcpy(g->hdead.v, hdead, (size_t)k->nhdead * sizeof(uint32_t));
+	g->edges.n = k->nedges;
+	g->dead.n = k->ndead;
+	g->hdead.n = k->nhdead;
 	tu_index_dead(g);
 	return true;
 }

@@ -283,7 +283,15 @@ void tu_index_dead(TuGraph *g)
 	free(ev);
 }
 
-static bool dead_in_reading(const TuGraph *g, int r, uint32_t line);
+/* Whether line is dead in reading r of its node. */
+static bool dead_in_reading(const TuGraph *g, int r, uint32_t line)
+{
+	const uint32_t *rd = &g->hread.v[3 * r];
+	for (uint32_t p = rd[1]; p < rd[2]; p++)
+		if (line > g->hread_pairs.v[2 * p] && line < g->hread_pairs.v[2 * p + 1])
+			return true;
+	return false;
+}
 
 int tu_live_readings(const TuGraph *g, int node, uint32_t line, int *dirs, int max)
 {
@@ -324,15 +332,6 @@ bool tu_line_dead(const TuGraph *g, int node, uint32_t line)
 	return in_pairs(&g->hdead_off, g->hdead_rng.v, node, line);
 }
 
-/* Whether line is dead in reading r of its node. */
-static bool dead_in_reading(const TuGraph *g, int r, uint32_t line)
-{
-	const uint32_t *rd = &g->hread.v[3 * r];
-	for (uint32_t p = rd[1]; p < rd[2]; p++)
-		if (line > g->hread_pairs.v[2 * p] && line < g->hread_pairs.v[2 * p + 1])
-			return true;
-	return false;
-}
 
 bool tu_line_partly_dead(const TuGraph *g, int node, uint32_t line)
 {
